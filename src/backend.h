@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The interface every backend (CPU reference, CUDA) offers to the element and
+// the tools: pairs are submitted in order and their results collected in the
+// same order. A backend that computes synchronously (the CPU) has its result
+// ready when Submit returns; the CUDA backend enqueues and returns at once.
+#ifndef S2C_BACKEND_H_
+#define S2C_BACKEND_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "frame.h"
+#include "status.h"
+#include "subscores.h"
+
+namespace s2c {
+
+enum class MemoryKind { kHost, kDevice };
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const char* name() const = 0;
+
+  // Sizes workspaces for frames of width x height (both sides >= kMinSide).
+  // Called before the first Submit and whenever the size changes; no
+  // allocation happens per frame.
+  virtual Status Configure(int width, int height) = 0;
+
+  // Enqueues one pair. `memory` says where the planes live; the planes must
+  // stay valid and unchanged until this pair's result has been collected.
+  // `tag` comes back with the result. Fails (and enqueues nothing) on bad
+  // input: sizes that differ from each other or from Configure, unsupported
+  // formats, strides too small.
+  virtual Status Submit(const FrameView& ref, const FrameView& dist,
+                        MemoryKind memory, uint64_t tag) = 0;
+
+  // Pairs submitted and not yet collected.
+  virtual int InFlight() const = 0;
+
+  // Result of the oldest pair in flight. With `wait` false and the pair not
+  // finished, returns Ok with *ready = false. A device failure is returned
+  // as an error status for that pair; no score is made up.
+  virtual Status CollectOldest(bool wait, bool* ready, uint64_t* tag,
+                               Result* out) = 0;
+};
+
+}  // namespace s2c
+
+#endif  // S2C_BACKEND_H_
