@@ -188,26 +188,28 @@ S2C_HD ChunkPlan PlanChunk(double before, double after) {
 }
 
 // Whether chunk c is the last of its run: runs are maximal stretches of one
-// planned key inside a tile of kSumRunTile chunks; term-by-term chunks are
-// runs of their own.
-S2C_HD bool EndsRun(const ChunkPlan* plan, uint64_t c, uint64_t count) {
-  return c + 1 == count || (c + 1) % kSumRunTile == 0 || plan[c].key < 0 ||
-         plan[c + 1].key != plan[c].key;
+// planned key (key[c] is chunk c's ChunkPlan::key) inside a tile of
+// kSumRunTile chunks; term-by-term chunks are runs of their own.
+S2C_HD bool EndsRun(const int32_t* key, uint64_t c, uint64_t count) {
+  return c + 1 == count || (c + 1) % kSumRunTile == 0 || key[c] < 0 || key[c + 1] != key[c];
 }
 
-// The walk over runs, from chunk pos: accepts the composed rest of a run
-// (suffix[c], ending at run_end[c]) or else one chunk (inc[c]) wherever the
-// check passes. Returns the first chunk that must be added term by term, or
-// count when done (a NaN sum stays as it is, so the walk ends there).
-S2C_HD uint64_t WalkRuns(uint64_t* s, uint64_t pos, uint64_t count, const ChunkPlan* plan,
-                         const SumIncrement* inc, const SumIncrement* suffix,
-                         const uint32_t* run_end) {
-  while (pos < count) {
-    if (SumBitsAreNan(*s)) return count;
-    const int key = plan[pos].key;
-    if (TryAdvance(s, key, suffix[pos])) {
-      pos = run_end[pos];
-    } else if (run_end[pos] > pos + 1 && TryAdvance(s, key, inc[pos])) {
+// The walk over runs, from chunk pos up to stop: accepts the composed rest of
+// a run (suffix, ending at run_end) or else one chunk (inc) wherever the check
+// passes (plan_key[w]: ChunkPlan::key). The arrays hold chunks base, base + 1, ... (a window of them, on the
+// device). Returns the first chunk that must be added term by term, a chunk
+// at or past stop, or kWalkDone once the sum is NaN (it stays as it is).
+constexpr uint64_t kWalkDone = ~uint64_t{0};
+S2C_HD uint64_t WalkRuns(uint64_t* s, uint64_t pos, uint64_t stop, uint64_t base,
+                         const int32_t* plan_key, const SumIncrement* inc,
+                         const SumIncrement* suffix, const uint32_t* run_end) {
+  while (pos < stop) {
+    if (SumBitsAreNan(*s)) return kWalkDone;
+    const uint64_t w = pos - base;
+    const int key = plan_key[w];
+    if (TryAdvance(s, key, suffix[w])) {
+      pos = run_end[w];
+    } else if (run_end[w] > pos + 1 && TryAdvance(s, key, inc[w])) {
       ++pos;
     } else {
       return pos;

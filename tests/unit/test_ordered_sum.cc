@@ -153,6 +153,7 @@ ChunkPlan WrongPlan(PlanKind kind, ChunkPlan good) {
 double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_term) {
   const uint64_t count = (x.size() + kSumChunkTerms - 1) / kSumChunkTerms;
   std::vector<ChunkPlan> plan(count);
+  std::vector<int32_t> key(count);
   std::vector<SumIncrement> inc(count), suffix(count);
   std::vector<uint32_t> run_end(count);
   std::vector<double> terms(kSumChunkTerms);
@@ -167,10 +168,11 @@ double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_t
     plan[c] = WrongPlan(plan_kind, PlanChunk(before, before + advice));
     before += advice;
     ChunkTerms(x, c, terms.data());
-    inc[c] = ChunkIncrement(terms.data(), plan[c].key);
+    key[c] = plan[c].key;
+    inc[c] = ChunkIncrement(terms.data(), key[c]);
   }
   for (uint64_t c = count; c-- > 0;) {
-    if (EndsRun(plan.data(), c, count)) {
+    if (EndsRun(key.data(), c, count)) {
       suffix[c] = inc[c];
       run_end[c] = static_cast<uint32_t>(c + 1);
     } else {
@@ -181,17 +183,22 @@ double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_t
   uint64_t s = ToBits(0.0);
   uint64_t pos = 0;
   SumIncrement prefix[kSumChunkLanes], lane_suffix[kSumChunkLanes];
-  while ((pos = WalkRuns(&s, pos, count, plan.data(), inc.data(), suffix.data(), run_end.data())) <
-         count) {
+  // Windows of a few chunks, as the device stages windows in shared memory.
+  constexpr uint64_t kWindow = 5;
+  while (pos < count) {
+    const uint64_t base = pos, stop = std::min(count, pos + kWindow);
+    pos = WalkRuns(&s, pos, stop, base, key.data() + base, inc.data() + base,
+                   suffix.data() + base, run_end.data() + base);
+    if (pos >= stop) continue;
     ++*term_by_term;
     ChunkTerms(x, pos, terms.data());
-    const int key = BinadeKey(s);
+    const int start_key = BinadeKey(s);
     int fitting = 0;
     for (int l = 0; l < kSumChunkLanes; ++l) {
-      const SumIncrement a = LaneIncrement(terms.data() + l * kSumLaneTerms, key);
+      const SumIncrement a = LaneIncrement(terms.data() + l * kSumLaneTerms, start_key);
       prefix[l] = l ? Then(prefix[l - 1], a) : a;
       uint64_t t = s;
-      fitting += TryAdvance(&t, key, prefix[l]);
+      fitting += TryAdvance(&t, start_key, prefix[l]);
     }
     const int end_key = plan[pos].end_key;
     for (int l = kSumChunkLanes; l-- > 0;) {
