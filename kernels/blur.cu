@@ -65,14 +65,29 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   const int kind = threadIdx.x / kLines;
   const int w = a.w, h = a.h;
 
-  // Tile t of both input images, one 32-column row per warp instruction.
-  auto load_tile = [&](int t) {
+  // Tile t of both input images: each warp fetches every kNumBlurKinds-th
+  // row of 32 columns (coalesced) into registers, all loads in flight at
+  // once, and stores them into the ring later, when their slot is free.
+  constexpr int kFetchRows = (2 * kLines + kNumBlurKinds - 1) / kNumBlurKinds;
+  float fetched[kFetchRows];
+  auto fetch_tile = [&](int t) {
     const int x = t * kTile + lane;
-    for (int r = kind; r < 2 * kLines; r += kNumBlurKinds) {
+#pragma unroll
+    for (int j = 0; j < kFetchRows; ++j) {
+      const int r = kind + j * kNumBlurKinds;
       const int img = r / kLines, y = line0 + r % kLines;
-      float v = 0.0f;
-      if (y < h && x < w) v = a.xyb.img[img].c[c].Row(y)[x];
-      ring[r * kRingPitch + x % kRingCols] = v;
+      fetched[j] = 0.0f;
+      if (r < 2 * kLines && y < h && x < w) {
+        fetched[j] = __ldg(a.xyb.img[img].c[c].Row(y) + x);
+      }
+    }
+  };
+  auto store_tile = [&](int t) {
+    const int col = (t * kTile + lane) % kRingCols;
+#pragma unroll
+    for (int j = 0; j < kFetchRows; ++j) {
+      const int r = kind + j * kNumBlurKinds;
+      if (r < 2 * kLines) ring[r * kRingPitch + col] = fetched[j];
     }
   };
   auto flush_tile = [&](int t) {
@@ -83,8 +98,11 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
     }
   };
 
-  load_tile(0);
-  load_tile(1);
+  fetch_tile(0);
+  store_tile(0);
+  fetch_tile(1);
+  store_tile(1);
+  fetch_tile(2);
   __syncthreads();
 
   const float* line1 = ring + lane * kRingPitch;
@@ -96,14 +114,16 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   };
   // Outputs come in increasing i in every thread alike; the last output of a
   // tile means that no later input precedes tile t - 1 and no earlier one
-  // follows tile t + 1, so tile t + 2 can replace tile t - 2.
+  // follows tile t + 1, so tile t + 2 (fetched one tile ago) can replace
+  // tile t - 2, and tile t + 3 is fetched while tile t + 1 is computed.
   const auto out = [&](int i, float v) {
     my_out[i % kTile] = v;
     if (i % kTile == kTile - 1) {
       const int t = i / kTile;
       __syncthreads();
       flush_tile(t);
-      load_tile(t + 2);
+      store_tile(t + 2);
+      fetch_tile(t + 3);
       __syncthreads();
     }
   };

@@ -66,7 +66,8 @@ cudaError_t LaunchBlurVertical(const RecursiveGaussian& rg,
 
 // Six running sums per channel of the map terms (pixel_steps.h, MapTerms)
 // over one scale, written to sums[c * 6 + k]. Exact: the bits of the CPU's
-// raster-order loop. `workspace` holds MapSumsWorkspaceBytes(w, h) bytes.
+// raster-order loop, by the ordered sum. `workspace` holds
+// MapSumsWorkspaceBytes(w, h) bytes and is used by one launch at a time.
 size_t MapSumsWorkspaceBytes(int width, int height);
 cudaError_t LaunchMapSumsExact(const PairPlanes& xyb, const BlurPlanes& blurred,
                                void* workspace, double* sums,

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The SSIM and edge maps of one scale, reduced to six sums per channel. The
 // terms are pixel_steps.h's MapTerms, evaluated from the stored XYB and
-// blurred planes wherever a sum needs them, so no term plane is stored.
+// blurred planes wherever a sum needs them, so no term plane is stored. The
+// exact sums are the ordered sum's (ordered_sum.cuh) over all 18 sums of a
+// scale at once; the tree sums exist for the benchmark's comparison.
 #include "launch.h"
 
+#include "ordered_sum.cuh"
 #include "pixel_steps.h"
 
 namespace s2c {
@@ -28,22 +31,14 @@ struct MapTermsAt {
   }
 };
 
-// The CPU's loop itself: one thread per running sum, pixels in raster order.
-// Exact and slow; the reference path until the ordered sum replaces it.
-__global__ void MapSumsLoopKernel(MapTermsAt terms, int h, double* sums) {
-  const int j = threadIdx.x;
-  if (j >= kAllTerms) return;
-  const int c = j / kTerms, k = j % kTerms;
-  double s = 0.0;
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < terms.w; ++x) {
-      double t[kTerms];
-      terms.Channel(c, x, y, t);
-      s += t[k];
-    }
+// The ordered sum's view of the terms: element i is raster pixel i.
+struct AllTerms {
+  MapTermsAt m;
+  __device__ void operator()(uint64_t i, double (&t)[kAllTerms]) const {
+    const int y = static_cast<int>(i / m.w), x = static_cast<int>(i % m.w);
+    for (int c = 0; c < 3; ++c) m.Channel(c, x, y, t + c * kTerms);
   }
-  sums[j] = s;
-}
+};
 
 constexpr int kTreeBlock = 256;
 
@@ -90,14 +85,19 @@ MapTermsAt Terms(const PairPlanes& xyb, const BlurPlanes& blurred) {
 
 }  // namespace
 
-size_t MapSumsWorkspaceBytes(int /*width*/, int /*height*/) { return 0; }
+size_t MapSumsWorkspaceBytes(int width, int height) {
+  return OrderedSumWorkspaceBytes(static_cast<uint64_t>(width) * height, kAllTerms);
+}
 
 cudaError_t LaunchMapSumsExact(const PairPlanes& xyb, const BlurPlanes& blurred,
-                               void* /*workspace*/, double* sums,
+                               void* workspace, double* sums,
                                cudaStream_t stream) {
-  MapSumsLoopKernel<<<1, 32, 0, stream>>>(Terms(xyb, blurred),
-                                          xyb.img[0].c[0].height, sums);
-  return cudaGetLastError();
+  const int w = xyb.img[0].c[0].width, h = xyb.img[0].c[0].height;
+  const uint64_t n = static_cast<uint64_t>(w) * h;
+  OrderedSumWorkspace ws;
+  ws.data = workspace;
+  ws.bytes = MapSumsWorkspaceBytes(w, h);
+  return LaunchOrderedSums<kAllTerms>(AllTerms{Terms(xyb, blurred)}, n, ws, sums, stream);
 }
 
 cudaError_t LaunchMapSumsTree(const PairPlanes& xyb, const BlurPlanes& blurred,
