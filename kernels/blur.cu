@@ -42,16 +42,24 @@ struct BlurArgs {
   int h;
 };
 
-// Sample i of the line `kind` blurs: an XYB sample or a product of two.
-__device__ float KindSample(int kind, float a1, float a2) {
-  switch (kind) {
-    case kMu1: return a1;
-    case kMu2: return a2;
-    case kSigma11: return a1 * a1;
-    case kSigma22: return a2 * a2;
-    default: return a1 * a2;
+// Which two samples a kind multiplies: mu1 = x1 * 1, mu2 = x2 * 1,
+// sigma11 = x1 * x1, sigma22 = x2 * x2, sigma12 = x1 * x2. A product with
+// 1.0f is exact, so every kind has the bits of its sample or product, and
+// the selection needs no branch in the line's inner loop.
+struct KindOperands {
+  bool left_x2;
+  bool right_one;
+  bool right_x2;
+  __device__ explicit KindOperands(int kind)
+      : left_x2(kind == kMu2 || kind == kSigma22),
+        right_one(kind == kMu1 || kind == kMu2),
+        right_x2(kind == kSigma22 || kind == kSigma12) {}
+  __device__ float Sample(float x1, float x2) const {
+    const float left = left_x2 ? x2 : x1;
+    const float right = right_one ? 1.0f : (right_x2 ? x2 : x1);
+    return left * right;
   }
-}
+};
 
 // grid: (line groups, channel); block: kNumBlurKinds warps.
 __global__ void __launch_bounds__(kLines * kNumBlurKinds)
@@ -64,6 +72,13 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   const int lane = threadIdx.x % kLines;
   const int kind = threadIdx.x / kLines;
   const int w = a.w, h = a.h;
+  // Plane pointers hoisted out of the per-tile loops (no indexed parameter
+  // loads there).
+  const float* const in1 = a.xyb.img[0].c[c].data;
+  const float* const in2 = a.xyb.img[1].c[c].data;
+  const ptrdiff_t in_pitch = a.xyb.img[0].c[c].pitch;  // both images alike
+  float* const mine = a.out.p[c][kind].data;
+  const ptrdiff_t out_pitch = a.out.p[c][kind].pitch;
 
   // Tile t of both input images: each warp fetches every kNumBlurKinds-th
   // row of 32 columns (coalesced) into registers, all loads in flight at
@@ -75,11 +90,10 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
 #pragma unroll
     for (int j = 0; j < kFetchRows; ++j) {
       const int r = kind + j * kNumBlurKinds;
-      const int img = r / kLines, y = line0 + r % kLines;
+      const int y = line0 + r % kLines;
+      const float* plane = r < kLines ? in1 : in2;
       fetched[j] = 0.0f;
-      if (r < 2 * kLines && y < h && x < w) {
-        fetched[j] = __ldg(a.xyb.img[img].c[c].Row(y) + x);
-      }
+      if (r < 2 * kLines && y < h && x < w) fetched[j] = __ldg(plane + y * in_pitch + x);
     }
   };
   auto store_tile = [&](int t) {
@@ -90,11 +104,15 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
       if (r < 2 * kLines) ring[r * kRingPitch + col] = fetched[j];
     }
   };
+  // Each warp writes its own kind's 32 lines, a row of 32 columns per
+  // store instruction.
+  const float* my_staged = staged + kind * kLines * kOutPitch;
   auto flush_tile = [&](int t) {
     const int x = t * kTile + lane;
-    for (int r = kind; r < kNumBlurKinds * kLines; r += kNumBlurKinds) {
-      const int k = r / kLines, y = line0 + r % kLines;
-      if (y < h && x < w) a.out.p[c][k].Row(y)[x] = staged[r * kOutPitch + lane];
+#pragma unroll 8
+    for (int line = 0; line < kLines; ++line) {
+      const int y = line0 + line;
+      if (y < h && x < w) mine[y * out_pitch + x] = my_staged[line * kOutPitch + lane];
     }
   };
 
@@ -108,9 +126,10 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   const float* line1 = ring + lane * kRingPitch;
   const float* line2 = ring + (kLines + lane) * kRingPitch;
   float* my_out = staged + (kind * kLines + lane) * kOutPitch;
+  const KindOperands operands(kind);
   const auto in = [&](int i) {
     const int col = i % kRingCols;
-    return KindSample(kind, line1[col], line2[col]);
+    return operands.Sample(line1[col], line2[col]);
   };
   // Outputs come in increasing i in every thread alike; the last output of a
   // tile means that no later input precedes tile t - 1 and no earlier one
@@ -135,7 +154,11 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
 }
 
 constexpr int kColumnsPerBlock = 128;
-constexpr int kPrefetch = 8;
+// Rows loaded per batch. A batch is requested one batch ahead of its use, so
+// that its loads are in flight while the previous batch is computed: the
+// pass is a chain of dependent steps per column with few columns per
+// multiprocessor, so memory latency, not bandwidth, bounds it.
+constexpr int kPrefetch = 32;
 // Inputs held: rows n - N - 1 (upper tap of step n) up to the lower tap of
 // step n + kPrefetch - 1.
 constexpr int kHeld = 2 * kRadius + kPrefetch;
@@ -149,16 +172,26 @@ __global__ void __launch_bounds__(kColumnsPerBlock)
   const PlaneView p = a.out.p[c][kind];
   float* col = p.data + x;
   const int h = a.h;
-  // held[j] is row n0 - N - 1 + j; rows outside the image are zero.
-  float held[kHeld];
-  for (int j = 0; j < 2 * kRadius; ++j) held[j] = 0.0f;
-  VerticalState state;
-  for (int n0 = -kRadius + 1; n0 < h; n0 += kPrefetch) {
+  // Lower taps of a batch starting at step n0: rows n0 + N - 1 and on,
+  // zero outside the image. Rows are read before the steps that overwrite
+  // them (step n writes row n, which is a lower tap of step n - N + 1).
+  auto fetch = [&](int n0, float (&rows)[kPrefetch]) {
 #pragma unroll
     for (int j = 0; j < kPrefetch; ++j) {
       const int r = n0 + kRadius - 1 + j;  // >= 0
-      held[2 * kRadius + j] = r < h ? col[r * p.pitch] : 0.0f;
+      rows[j] = r < h ? col[r * p.pitch] : 0.0f;
     }
+  };
+  // held[j] is row n0 - N - 1 + j; rows above the image are zero.
+  float held[kHeld];
+  for (int j = 0; j < 2 * kRadius; ++j) held[j] = 0.0f;
+  float ahead[kPrefetch];
+  fetch(-kRadius + 1, ahead);
+  VerticalState state;
+  for (int n0 = -kRadius + 1; n0 < h; n0 += kPrefetch) {
+#pragma unroll
+    for (int j = 0; j < kPrefetch; ++j) held[2 * kRadius + j] = ahead[j];
+    if (n0 + kPrefetch < h) fetch(n0 + kPrefetch, ahead);
 #pragma unroll
     for (int j = 0; j < kPrefetch; ++j) {
       const int n = n0 + j;
