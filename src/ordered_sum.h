@@ -9,9 +9,11 @@
 // depends on the parity of s's last bit, so a term (and a run of terms) is a
 // pair of increments {from an even sum, from an odd sum}. Runs compose in order
 // (Then), so a chunk's increment can be formed by a tree of adjacent lanes. A
-// plan says in which binade each chunk is expected to start; the walk checks
-// it against the exact sum and adds a chunk's terms one by one where it fails,
-// so a wrong plan costs time, never bits.
+// plan says in which binade the sum is expected to stay through each chunk;
+// the walk checks it against the exact sum and, where it fails, adds the
+// chunk in rounds (the lanes that fit the sum's binade at once, the lane
+// where the sum leaves it term by term), so a wrong plan costs time, never
+// bits.
 //
 // Binade keys are the biased exponent of s, except that zero and subnormal
 // sums share key 1 with [2^-1022, 2^-1021): all of them lie on the grid of
