@@ -15,4 +15,16 @@ else
   meson setup "$build"
 fi
 ninja -C "$build"
-meson test -C "$build" --print-errorlogs --num-processes 2
+rc=0
+meson test -C "$build" --print-errorlogs --num-processes 2 || rc=$?
+# One closing line in the plain "N passed, N failed, N skipped" form.
+python3 - "$build/meson-logs/testlog.json" <<'PY'
+import json, sys
+counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
+for line in open(sys.argv[1]):
+    result = json.loads(line).get("result", "")
+    key = "OK" if result in ("OK", "EXPECTEDFAIL") else "SKIP" if result == "SKIP" else "FAIL"
+    counts[key] += 1
+print(f"{counts['OK']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
+PY
+exit $rc
