@@ -124,7 +124,7 @@ SampleImage Degrade(const SampleImage& in, Degradation d, uint64_t seed) {
       }
       break;
     case Degradation::kNoise: {
-      const int64_t a = m / 12 + 1;
+      const int64_t a = m / 32 + 1;
       for (uint16_t& v : out.rgb) v = Clamp(v + rng.Uniform(-a, a), m);
       break;
     }
