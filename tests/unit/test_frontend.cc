@@ -617,6 +617,54 @@ void test_same_content_same_planes_in_every_layout(std::mt19937& rng) {
   }
 }
 
+// The f32 constants docs/frontend.md tabulates, pinned to their bits.
+void test_layout_constants_are_the_documented_bits() {
+  const struct { YuvMatrix m; float cr_r, cb_g, cr_g, cb_b; } kMatrixBits[] = {
+      {YuvMatrix::kBT601, 0x1.66e978p+0f, 0x1.606544p-2f, 0x1.6da346p-1f, 0x1.c5a1cap+0f},
+      {YuvMatrix::kBT709, 0x1.932618p+0f, 0x1.7fa3dep-3f, 0x1.df5bf8p-2f, 0x1.db089ap+0f},
+      {YuvMatrix::kBT2020, 0x1.797f62p+0f, 0x1.51013ap-3f, 0x1.248866p-1f, 0x1.e1a36ep+0f},
+  };
+  for (const auto& k : kMatrixBits) {
+    FrameDesc d;
+    d.format = PixelFormat::kI420;
+    d.width = d.height = 8;
+    d.matrix = k.m;
+    FrameLayout l;
+    if (!DescribeFormat(d, &l).ok()) {
+      Fail("DescribeFormat I420 8x8");
+      continue;
+    }
+    ExpectSame(l.cr_r, k.cr_r, "cr_r");
+    ExpectSame(l.cb_g, k.cb_g, "cb_g");
+    ExpectSame(l.cr_g, k.cr_g, "cr_g");
+    ExpectSame(l.cb_b, k.cb_b, "cb_b");
+  }
+  const struct { PixelFormat f; YuvRange r; float yo, ys, co, cs; } kScaleBits[] = {
+      {PixelFormat::kI420, YuvRange::kLimited, 16.0f, 0x1.2b404ap-8f, 128.0f, 0x1.24924ap-8f},
+      {PixelFormat::kP010_10LE, YuvRange::kLimited, 64.0f, 0x1.2b404ap-10f, 512.0f, 0x1.24924ap-10f},
+      {PixelFormat::kI420_12LE, YuvRange::kFull, 0.0f, 0x1.001002p-12f, 2048.0f, 0x1.001002p-12f},
+      {PixelFormat::kY444_16LE, YuvRange::kFull, 0.0f, 0x1.0001p-16f, 32768.0f, 0x1.0001p-16f},
+      {PixelFormat::kRGB, YuvRange::kLimited, 0.0f, 0x1.010102p-8f, 0.0f, 0.0f},
+      {PixelFormat::kARGB64, YuvRange::kLimited, 0.0f, 0x1.0001p-16f, 0.0f, 0.0f},
+  };
+  for (const auto& k : kScaleBits) {
+    FrameDesc d;
+    d.format = k.f;
+    d.width = d.height = 8;
+    d.range = k.r;
+    FrameLayout l;
+    if (!DescribeFormat(d, &l).ok()) {
+      Fail("DescribeFormat");
+      continue;
+    }
+    const std::string name = PixelFormatName(k.f);
+    ExpectSame(l.luma_offset, k.yo, name + " luma offset");
+    ExpectSame(l.luma_scale, k.ys, name + " luma scale");
+    ExpectSame(l.chroma_offset, k.co, name + " chroma offset");
+    ExpectSame(l.chroma_scale, k.cs, name + " chroma scale");
+  }
+}
+
 // ---------------------------------------------------------------- errors
 
 void ExpectRefused(const FrameView& view, const char* must_mention,
@@ -738,6 +786,7 @@ int main() {
   s2c::test_yuv_neutral_chroma_gives_gray();
   s2c::test_limited_range_is_independent_of_bit_depth(rng);
   s2c::test_same_content_same_planes_in_every_layout(rng);
+  s2c::test_layout_constants_are_the_documented_bits();
   s2c::test_bad_frames_are_refused_with_a_clear_message();
   s2c::test_pfm_dump_holds_the_exact_floats(rng);
   if (s2c::g_failures != 0) {
