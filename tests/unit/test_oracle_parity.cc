@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Layer 1 of the exactness contract on generated pairs: for every size class
 // (the 8x8 minimum, odd sizes, 112x200 with five scales and so the weight
-// quirk, 1080p) and for 8- and 16-bit samples, the CPU reference's score and
+// quirk, 1080p) and for 8- and 16-bit samples (also mixed in one pair), the CPU reference's score and
 // all 18 * num_scales sub-scores have the same bits as those of the scalar
 // oracle, ../shared/reference/ssimu2_oracle.cc. The oracle is compiled into
 // this file unchanged (its main renamed), reads the pairs through its own
@@ -80,15 +80,8 @@ struct Case {
   Degradation degradation;
 };
 
-void CheckCase(const Case& k, const std::string& dir, s2c::CpuReference& cpu) {
-  const SampleImage ref = s2c::test::MakeScene(k.width, k.height, k.max_value, k.seed);
-  const SampleImage dist = s2c::test::Degrade(ref, k.degradation, k.seed + 1000);
-  char what[128];
-  std::snprintf(what, sizeof(what), "%dx%d %d-bit seed %llu %s", k.width,
-                k.height, k.max_value > 255 ? 16 : 8,
-                static_cast<unsigned long long>(k.seed),
-                s2c::test::DegradationName(k.degradation));
-
+void CheckPair(const SampleImage& ref, const SampleImage& dist, const char* what,
+               const std::string& dir, s2c::CpuReference& cpu) {
   const std::string a = dir + "/ref.ppm", b = dir + "/dist.ppm";
   S2C_CHECK(s2c::test::WritePpm(ref, a) && s2c::test::WritePpm(dist, b),
             "%s: cannot write PPMs to %s", what, dir.c_str());
@@ -127,6 +120,30 @@ void CheckCase(const Case& k, const std::string& dir, s2c::CpuReference& cpu) {
   std::printf("%-40s %d scales, score %.17g\n", what, scales, got.score);
 }
 
+void CheckCase(const Case& k, const std::string& dir, s2c::CpuReference& cpu) {
+  const SampleImage ref = s2c::test::MakeScene(k.width, k.height, k.max_value, k.seed);
+  const SampleImage dist = s2c::test::Degrade(ref, k.degradation, k.seed + 1000);
+  char what[128];
+  std::snprintf(what, sizeof(what), "%dx%d %d-bit seed %llu %s", k.width,
+                k.height, k.max_value > 255 ? 16 : 8,
+                static_cast<unsigned long long>(k.seed),
+                s2c::test::DegradationName(k.degradation));
+  CheckPair(ref, dist, what, dir, cpu);
+}
+
+// Mixed depths, like the tank pair: a 16-bit image against its rounding to
+// 8 bits.
+void CheckMixedDepths(int width, int height, uint64_t seed, const std::string& dir,
+                      s2c::CpuReference& cpu) {
+  const SampleImage ref = s2c::test::MakeScene(width, height, 65535, seed);
+  SampleImage dist = ref;
+  dist.max_value = 255;
+  for (uint16_t& v : dist.rgb) v = static_cast<uint16_t>((v * 255u + 32767u) / 65535u);
+  char what[128];
+  std::snprintf(what, sizeof(what), "%dx%d 16-bit vs its 8-bit rounding", width, height);
+  CheckPair(ref, dist, what, dir, cpu);
+}
+
 }  // namespace
 
 int main() {
@@ -157,6 +174,8 @@ int main() {
   };
   s2c::CpuReference cpu(0);
   for (const Case& k : cases) CheckCase(k, dir, cpu);
+  CheckMixedDepths(33, 31, 17, dir, cpu);
+  CheckMixedDepths(509, 331, 18, dir, cpu);
   rmdir(dir.c_str());
   return s2c::test::GlobalTally().Finish();
 }
