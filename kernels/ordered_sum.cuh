@@ -15,10 +15,11 @@
 //   runs       one block per tile of 1024 chunks and sum: an ordered segmented
 //              scan from the tile's end, so that each chunk knows the composed
 //              rest of its run of chunks that share a binade
-//   walk       one block per sum: lane 0 steps over runs with the exact sum;
-//              a chunk that fails its check is split in the block: the lanes
-//              that fit at once (prefix scan), the crossing lane term by
-//              term, the rest from a suffix scan under the next binade.
+//   walk       one block per sum: lane 0 steps over runs with the exact sum,
+//              through windows of them staged in shared memory; a chunk that
+//              fails its check is added by the block in rounds: the lanes
+//              that fit the sum's binade at once (an ordered prefix scan),
+//              then the lane where the sum leaves it, term by term.
 // Order matters everywhere increments are combined (Then is not
 // commutative): only adjacent pieces, earlier on the left.
 #ifndef S2C_KERNELS_ORDERED_SUM_CUH_
@@ -28,8 +29,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
 
 #include "ordered_sum.h"
 #include "ordered_sum_launch.h"
@@ -47,8 +50,7 @@ static_assert(kSumChunkLanes % 32 == 0, "chunks are whole warps");
 
 struct OrderedSumBuffers {
   double* advice;          // [sum][chunk]
-  int32_t* key;            // [sum][chunk], ChunkPlan::key
-  int32_t* end_key;        // [sum][chunk], ChunkPlan::end_key
+  int32_t* key;            // [sum][chunk], the plan
   SumIncrement* inc;       // [sum][chunk]
   SumIncrement* suffix;    // [sum][chunk], the rest of the chunk's run
   uint32_t* run_end;       // [sum][chunk]
@@ -68,7 +70,6 @@ inline size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers* b, char* bas
   OrderedSumBuffers out;
   out.advice = reinterpret_cast<double*>(take(sizeof(double)));
   out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
-  out.end_key = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
   out.inc = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
   out.suffix = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
   out.run_end = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
@@ -78,12 +79,6 @@ inline size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers* b, char* bas
 
 struct ThenOp {
   __device__ SumIncrement operator()(SumIncrement a, SumIncrement b) const { return Then(a, b); }
-};
-// For scans that visit lanes from the last to the first.
-struct ThenReversedOp {
-  __device__ SumIncrement operator()(SumIncrement later, SumIncrement earlier) const {
-    return Then(earlier, later);
-  }
 };
 
 // The terms of lane `lane` of chunk c, zero past n.
@@ -120,25 +115,32 @@ __global__ void __launch_bounds__(kAdviceThreads)
 // Templates only so that the header can define them in every user.
 template <int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    OrderedSumPlanKernel(const double* advice, uint64_t chunks, int32_t* key, int32_t* end_key) {
+    OrderedSumPlanKernel(const double* advice, uint64_t chunks, int32_t* key) {
+  constexpr int kTile = kThreads * kPlanItems;
+  using Load = cub::BlockLoad<double, kThreads, kPlanItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
   using Scan = cub::BlockScan<double, kThreads>;
-  __shared__ typename Scan::TempStorage temp;
+  using Store = cub::BlockStore<int32_t, kThreads, kPlanItems, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+    typename Store::TempStorage store;
+  } temp;
   const double* a = advice + blockIdx.x * chunks;
-  const uint64_t off = blockIdx.x * chunks;
+  int32_t* p = key + blockIdx.x * chunks;
   double carry = 0.0;
-  for (uint64_t base = 0; base < chunks; base += kThreads * kPlanItems) {
+  for (uint64_t base = 0; base < chunks; base += kTile) {
+    const int valid = static_cast<int>(chunks - base < kTile ? chunks - base : kTile);
     double v[kPlanItems], before[kPlanItems], total;
-    const uint64_t first = base + threadIdx.x * kPlanItems;
-    for (int j = 0; j < kPlanItems; ++j) v[j] = first + j < chunks ? a[first + j] : 0.0;
-    Scan(temp).ExclusiveSum(v, before, total);
+    Load(temp.load).Load(a + base, v, valid, 0.0);
+    __syncthreads();
+    Scan(temp.scan).ExclusiveSum(v, before, total);
+    __syncthreads();
+    int32_t plan[kPlanItems];
     for (int j = 0; j < kPlanItems; ++j) {
-      if (first + j < chunks) {
-        const double b = carry + before[j];
-        const ChunkPlan p = PlanChunk(b, b + v[j]);
-        key[off + first + j] = p.key;
-        end_key[off + first + j] = p.end_key;
-      }
+      const double b = carry + before[j];
+      plan[j] = PlanChunk(b, b + v[j]);
     }
+    Store(temp.store).Store(p + base, plan, valid);
     carry += total;
     __syncthreads();
   }
@@ -234,67 +236,79 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   __shared__ uint32_t window_end[kWalkWindow];
   __shared__ double x[kSumChunkTerms];
   __shared__ SumIncrement prefix[kSumChunkLanes];
-  __shared__ SumIncrement lane_suffix[kSumChunkLanes];
+  // Written by lane 0 only, read by all after a barrier; every thread keeps
+  // its own copy of the position so that no read overlaps lane 0's writes.
   __shared__ uint64_t sum_bits;
   __shared__ uint64_t next;
+  __shared__ int next_lane;
   const int k = blockIdx.x;
   const int lane = threadIdx.x;
   const uint64_t off = k * chunks;
-  if (lane == 0) {
-    sum_bits = SumBits(0.0);
-    next = 0;
-  }
-  __syncthreads();
-  uint64_t base = 0, stop = 0;
+  if (lane == 0) sum_bits = SumBits(0.0);
+  uint64_t pos = 0, base = 0, stop = 0;
   for (;;) {
-    if (next >= stop) {
-      if (next >= chunks) break;
-      base = next;
+    if (pos >= stop) {
+      if (pos >= chunks) break;
+      base = pos;
       stop = min(chunks, base + kWalkWindow);
-      for (uint64_t i = lane; i < stop - base; i += kSumChunkLanes) {
-        window_key[i] = b.key[off + base + i];
-        window_suffix[i] = b.suffix[off + base + i];
-        window_end[i] = b.run_end[off + base + i];
+#pragma unroll
+      for (int r = 0; r < kWalkWindow / kSumChunkLanes; ++r) {
+        const uint64_t i = lane + r * kSumChunkLanes;
+        if (i < stop - base) {
+          window_key[i] = b.key[off + base + i];
+          window_suffix[i] = b.suffix[off + base + i];
+          window_end[i] = b.run_end[off + base + i];
+        }
       }
-      __syncthreads();
     }
+    __syncthreads();  // window staged; sum_bits and next settled
     if (lane == 0) {
-      next = WalkRuns(&sum_bits, next, stop, base, window_key, b.inc + off + base,
+      next = WalkRuns(&sum_bits, pos, stop, base, window_key, b.inc + off + base,
                       window_suffix, window_end);
     }
     __syncthreads();
-    const uint64_t c = next;
-    const uint64_t s = sum_bits;
-    if (c >= stop) continue;
-    // Chunk c term by term, as far as it must be.
+    pos = next;
+    if (pos >= stop) continue;
+    // Chunk pos, in rounds.
     double t[kSumLaneTerms][K];
-    LaneTerms<K>(terms, n, c, lane, t);
+    LaneTerms<K>(terms, n, pos, lane, t);
     double mine[kSumLaneTerms];
     for (int j = 0; j < kSumLaneTerms; ++j) {
       mine[j] = t[j][0];
       for (int kk = 1; kk < K; ++kk) mine[j] = kk == k ? t[j][kk] : mine[j];
       x[lane * kSumLaneTerms + j] = mine[j];
     }
-    const int key = BinadeKey(s);
-    const int end_key = b.end_key[off + c];
-    SumIncrement p;
-    Scan(temp).InclusiveScan(LaneIncrement(mine, key), p, ThenOp());
-    prefix[lane] = p;
-    uint64_t probe = s;
-    const bool fits = TryAdvance(&probe, key, p);
-    __syncthreads();  // x complete; temp free again
-    const int back = kSumChunkLanes - 1 - lane;
-    SumIncrement q;
-    Scan(temp).InclusiveScan(LaneIncrement(x + back * kSumLaneTerms, end_key), q, ThenReversedOp());
-    lane_suffix[back] = q;
-    const int fitting = __syncthreads_count(fits);
-    if (lane == 0) {
-      const uint64_t left = n - c * kSumChunkTerms;
-      const int nterms = left < kSumChunkTerms ? static_cast<int>(left) : kSumChunkTerms;
-      sum_bits = FinishChunk(s, x, nterms, prefix, fitting, lane_suffix, end_key);
-      next = c + 1;
+    const uint64_t left = n - pos * kSumChunkTerms;
+    const int nterms = left < kSumChunkTerms ? static_cast<int>(left) : kSumChunkTerms;
+    int from = 0;
+    __syncthreads();  // x complete
+    for (int round = 0; from < kSumChunkLanes; ++round) {
+      const uint64_t s = sum_bits;
+      const int key = BinadeKey(s);
+      if (key < 0 || round == kSumMaxChunkRounds) {
+        __syncthreads();  // everyone has read sum_bits
+        if (lane == 0) {
+          uint64_t r = s;
+          for (int l = from; l < kSumChunkLanes; ++l) r = AddLane(r, x, nterms, l);
+          sum_bits = r;
+        }
+        break;
+      }
+      SumIncrement p;
+      Scan(temp).InclusiveScan(lane >= from ? LaneIncrement(mine, key) : kSumNothing, p, ThenOp());
+      prefix[lane] = p;
+      uint64_t probe = s;
+      const bool fits = lane >= from && TryAdvance(&probe, key, p);
+      const int fitting = __syncthreads_count(fits);
+      if (lane == 0) {
+        int f = from;
+        sum_bits = ChunkRound(s, x, nterms, prefix, fitting, &f);
+        next_lane = f;
+      }
+      __syncthreads();
+      from = next_lane;
     }
-    __syncthreads();
+    ++pos;
   }
   if (lane == 0) out[k] = SumDouble(sum_bits);
 }
@@ -319,8 +333,7 @@ cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWo
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
   detail::OrderedSumAdviceKernel<K><<<grid, detail::kAdviceThreads, 0, stream>>>(terms, n, chunks,
                                                                                 b.advice);
-  detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key,
-                                                                      b.end_key);
+  detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
   detail::OrderedSumIncrementKernel<K>
       <<<grid, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b.key, b.inc);
   detail::OrderedSumRunsKernel<detail::kRunThreads><<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(

@@ -68,25 +68,41 @@ S2C_HD void BlurLineHorizontal(const RecursiveGaussian& rg, const In& in,
   for (; n < len; ++n) scalar_step(n);
 }
 
-// State of the vertical pass for one column: the last two outputs per pole.
-struct VerticalState {
-  float y1[3] = {0.0f, 0.0f, 0.0f};
-  float y2[3] = {0.0f, 0.0f, 0.0f};
+// State of the vertical pass for L adjacent columns: the last two outputs
+// per pole and column. Columns are independent, so the CPU steps 16 at a time
+// (the compiler vectorises the lane loops) and a CUDA thread steps one.
+template <int L>
+struct VerticalLanes {
+  float y1[3][L] = {};
+  float y2[3][L] = {};
 };
 
-// One step of the vertical pass for one column: `sum` is the sum of the
-// inputs N + 1 rows above and N - 1 rows below the output row (zero outside
-// the image). libjxl's order: y = fma(n2, sum, -fma(d1, y1, y2)) per pole,
-// i.e. MulAdd(n2, sum, NegMulSub(d1, y1, y2)); output o1 + (o3 + o5).
+// One step of the vertical pass for L columns: `sum[j]` is the sum of the
+// inputs N + 1 rows above and N - 1 rows below the output row in column j
+// (zero outside the image). libjxl's order: y = fma(n2, sum, -fma(d1, y1,
+// y2)) per pole, i.e. MulAdd(n2, sum, NegMulSub(d1, y1, y2)); output
+// o1 + (o3 + o5).
+template <int L>
+S2C_HD void BlurVerticalStep(const RecursiveGaussian& rg, const float* sum,
+                             VerticalLanes<L>& st, float* out) {
+  float o[3][L];
+  for (int k = 0; k < 3; ++k) {
+    for (int j = 0; j < L; ++j) {
+      o[k][j] = Fma(rg.n2[k], sum[j], Fma(-rg.d1[k], st.y1[k][j], -st.y2[k][j]));
+      st.y2[k][j] = st.y1[k][j];
+      st.y1[k][j] = o[k][j];
+    }
+  }
+  for (int j = 0; j < L; ++j) out[j] = o[0][j] + (o[1][j] + o[2][j]);
+}
+
+// The single-column form.
+using VerticalState = VerticalLanes<1>;
 S2C_HD float BlurVerticalStep(const RecursiveGaussian& rg, float sum,
                               VerticalState& st) {
-  float o[3];
-  for (int k = 0; k < 3; ++k) {
-    o[k] = Fma(rg.n2[k], sum, Fma(-rg.d1[k], st.y1[k], -st.y2[k]));
-    st.y2[k] = st.y1[k];
-    st.y1[k] = o[k];
-  }
-  return o[0] + (o[1] + o[2]);
+  float out;
+  BlurVerticalStep<1>(rg, &sum, st, &out);
+  return out;
 }
 
 }  // namespace s2c

@@ -19,6 +19,7 @@ namespace s2c {
 namespace {
 
 constexpr int kColumnBlock = 64;  // columns per task of the vertical pass
+constexpr int kLanes = 16;        // columns stepped together (SIMD lanes)
 constexpr int kRowBlock = 16;     // rows per task of per-pixel stages
 
 int DivCeil(int a, int b) { return (a + b - 1) / b; }
@@ -99,15 +100,28 @@ void Blur(ThreadPool* pool, const RecursiveGaussian& rg, const In& in,
   pool->Run(DivCeil(w, kColumnBlock), [&](int task) {
     const int x0 = task * kColumnBlock;
     const int x1 = std::min(w, x0 + kColumnBlock);
-    VerticalState state[kColumnBlock];
+    // Full groups of kLanes columns step together; the rest one by one.
+    const int x_lanes = x0 + (x1 - x0) / kLanes * kLanes;
+    VerticalLanes<kLanes> lanes[kColumnBlock / kLanes];
+    VerticalState single[kLanes];
     for (int n = -N + 1; n < h; ++n) {
       const int l = n - N - 1, r = n + N - 1;
       const float* top = l >= 0 ? tmp.Row(l) : nullptr;
       const float* bottom = r < h ? tmp.Row(r) : nullptr;
       float* dst = n >= 0 ? out.Row(n) : nullptr;
-      for (int x = x0; x < x1; ++x) {
-        const float sum = (top ? top[x] : 0.0f) + (bottom ? bottom[x] : 0.0f);
-        const float v = BlurVerticalStep(rg, sum, state[x - x0]);
+      auto sum_at = [&](int x) {
+        return (top ? top[x] : 0.0f) + (bottom ? bottom[x] : 0.0f);
+      };
+      for (int x = x0; x < x_lanes; x += kLanes) {
+        float sum[kLanes], v[kLanes];
+        for (int j = 0; j < kLanes; ++j) sum[j] = sum_at(x + j);
+        BlurVerticalStep<kLanes>(rg, sum, lanes[(x - x0) / kLanes], v);
+        if (dst) {
+          for (int j = 0; j < kLanes; ++j) dst[x + j] = v[j];
+        }
+      }
+      for (int x = x_lanes; x < x1; ++x) {
+        const float v = BlurVerticalStep(rg, sum_at(x), single[x - x_lanes]);
         if (dst) dst[x] = v;
       }
     }

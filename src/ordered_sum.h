@@ -9,9 +9,11 @@
 // depends on the parity of s's last bit, so a term (and a run of terms) is a
 // pair of increments {from an even sum, from an odd sum}. Runs compose in order
 // (Then), so a chunk's increment can be formed by a tree of adjacent lanes. A
-// plan says in which binade each chunk is expected to start; the walk checks
-// it against the exact sum and adds a chunk's terms one by one where it fails,
-// so a wrong plan costs time, never bits.
+// plan says in which binade the sum is expected to stay through each chunk;
+// the walk checks it against the exact sum and, where it fails, adds the
+// chunk in rounds (the lanes that fit the sum's binade at once, the lane
+// where the sum leaves it term by term), so a wrong plan costs time, never
+// bits.
 //
 // Binade keys are the biased exponent of s, except that zero and subnormal
 // sums share key 1 with [2^-1022, 2^-1021): all of them lie on the grid of
@@ -37,16 +39,11 @@ constexpr int kSumChunkTerms = kSumLaneTerms * kSumChunkLanes;
 // this many chunks, so the walk steps over up to a tile at a time.
 constexpr int kSumRunTile = 1024;
 
-// Plan of a chunk: key is a binade key (1..2046), kPlanZero (the chunk is
-// expected to hold only zeros) or kPlanTermByTerm. end_key is the binade the
-// sum is expected to reach by the chunk's end: it guides the term-by-term
-// chunks (FinishChunk), as a hint only.
+// The plan of a chunk: a binade key (1..2046) in which the sum is expected to
+// stay through the chunk, kPlanZero (the chunk is expected to hold only
+// zeros) or kPlanTermByTerm.
 constexpr int kPlanTermByTerm = -1;
 constexpr int kPlanZero = 0;
-struct ChunkPlan {
-  int32_t key;
-  int32_t end_key;
-};
 
 // Increments of a run of terms, in units of the last place of its binade:
 // even applies when the sum before the run has an even last bit, odd when odd.
@@ -174,29 +171,26 @@ S2C_HD double LoopAdd(double s, double x) {
 // to its end. The margin keeps chunks near a binade edge term by term, so
 // that an error of the approximation (about 1e-12 relative for tree sums of
 // 2^33 terms) does not make a run of chunks fail its check.
-S2C_HD ChunkPlan PlanChunk(double before, double after) {
+S2C_HD int32_t PlanChunk(double before, double after) {
   constexpr double kMargin = 1.0 / (1 << 30);
-  const int end_key = BinadeKey(SumBits(after));
-  if (!(after >= 0.0)) return {kPlanTermByTerm, end_key};
-  if (after == 0.0) return {kPlanZero, kPlanZero};
-  if (!(before > 0.0)) return {kPlanTermByTerm, end_key};  // leaves zero
+  if (!(after >= 0.0)) return kPlanTermByTerm;
+  if (after == 0.0) return kPlanZero;
+  if (!(before > 0.0)) return kPlanTermByTerm;  // the sum leaves zero
   const int key = BinadeKey(SumBits(before - before * kMargin));
-  if (key != BinadeKey(SumBits(after + after * kMargin))) {
-    return {kPlanTermByTerm, end_key};
-  }
-  return {key, key};
+  if (key != BinadeKey(SumBits(after + after * kMargin))) return kPlanTermByTerm;
+  return key;
 }
 
 // Whether chunk c is the last of its run: runs are maximal stretches of one
-// planned key (key[c] is chunk c's ChunkPlan::key) inside a tile of
-// kSumRunTile chunks; term-by-term chunks are runs of their own.
+// planned key (key[c]: chunk c's plan) inside a tile of kSumRunTile chunks;
+// term-by-term chunks are runs of their own.
 S2C_HD bool EndsRun(const int32_t* key, uint64_t c, uint64_t count) {
   return c + 1 == count || (c + 1) % kSumRunTile == 0 || key[c] < 0 || key[c + 1] != key[c];
 }
 
 // The walk over runs, from chunk pos up to stop: accepts the composed rest of
 // a run (suffix, ending at run_end) or else one chunk (inc) wherever the check
-// passes (plan_key[w]: ChunkPlan::key). The arrays hold chunks base, base + 1, ... (a window of them, on the
+// passes (plan_key: the chunks' plans). The arrays hold chunks base, base + 1, ... (a window of them, on the
 // device). Returns the first chunk that must be added term by term, a chunk
 // at or past stop, or kWalkDone once the sum is NaN (it stays as it is).
 constexpr uint64_t kWalkDone = ~uint64_t{0};
@@ -218,26 +212,33 @@ S2C_HD uint64_t WalkRuns(uint64_t* s, uint64_t pos, uint64_t stop, uint64_t base
   return pos;
 }
 
-// A chunk the runs could not take, from sum s. x holds its terms (nterms of
-// them count; the rest are padding), lane_prefix[l] the composition of lanes
-// 0..l under BinadeKey(s), fitting how many of those prefixes TryAdvance
-// accepts (a leading stretch, as the increments are >= 0), lane_suffix[l] the
-// composition of lanes l..255 under end_key. Adds the fitting lanes at once,
-// then lane by lane: the rest of the chunk from the suffix where it fits, or
-// else the lane's terms one by one.
-S2C_HD uint64_t FinishChunk(uint64_t s, const double* x, int nterms,
-                            const SumIncrement* lane_prefix, int fitting,
-                            const SumIncrement* lane_suffix, int end_key) {
-  int lane = 0;
-  if (fitting > 0 && TryAdvance(&s, BinadeKey(s), lane_prefix[fitting - 1])) lane = fitting;
-  for (; lane < kSumChunkLanes; ++lane) {
-    if (SumBitsAreNan(s)) return s;
-    if (TryAdvance(&s, end_key, lane_suffix[lane])) return s;
-    for (int j = 0; j < kSumLaneTerms; ++j) {
-      const int i = lane * kSumLaneTerms + j;
-      if (i < nterms) s = SumBits(LoopAdd(SumDouble(s), x[i]));
-    }
+// A chunk the runs could not take is added in rounds, at most
+// kSumMaxChunkRounds, then lane by lane. x holds the chunk's terms (nterms of
+// them count; the rest are padding).
+constexpr int kSumMaxChunkRounds = 32;
+
+// Adds lane `lane`'s terms one by one.
+S2C_HD uint64_t AddLane(uint64_t s, const double* x, int nterms, int lane) {
+  for (int j = 0; j < kSumLaneTerms; ++j) {
+    const int i = lane * kSumLaneTerms + j;
+    if (i < nterms) s = SumBits(LoopAdd(SumDouble(s), x[i]));
   }
+  return s;
+}
+
+// One round from lane *from at sum s: lane_prefix[l] (l >= *from) composes
+// lanes *from..l under BinadeKey(s), and `fitting` of them are accepted by
+// TryAdvance (a leading stretch, as the increments are >= 0). Adds those at
+// once, then the next lane, where the sum leaves its binade, term by term.
+// Each round passes at least one lane and one binade edge.
+S2C_HD uint64_t ChunkRound(uint64_t s, const double* x, int nterms,
+                           const SumIncrement* lane_prefix, int fitting, int* from) {
+  int lane = *from;
+  if (fitting > 0 && TryAdvance(&s, BinadeKey(s), lane_prefix[lane + fitting - 1])) {
+    lane += fitting;
+  }
+  if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);
+  *from = lane;
   return s;
 }
 

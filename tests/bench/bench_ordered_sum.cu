@@ -117,7 +117,7 @@ int main() {
       s2c::cuda::detail::OrderedSumAdviceKernel<1><<<grid, kSumChunkLanes, 0, stream>>>(terms, kPlane, chunks, b.advice);
     });
     const float t_plan = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumPlanKernel<s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key, b.end_key);
+      s2c::cuda::detail::OrderedSumPlanKernel<s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
     });
     const float t_inc = TimeMs(stream, [&] {
       s2c::cuda::detail::OrderedSumIncrementKernel<1><<<grid, kSumChunkLanes, 0, stream>>>(terms, kPlane, chunks, b.key, b.inc);
@@ -145,6 +145,29 @@ int main() {
                 " chunks planned term by term; %s)\n",
                 test::TermKindName(kinds[k]), exact, tree, exact / tree, t_advice, t_plan, t_inc,
                 t_runs, t_walk, tbt, chunks, same ? "== loop" : "DIFFERS FROM LOOP");
+  }
+
+  // How the walk grows with the length (ssim-like terms): its cost is the
+  // chunks it adds in rounds (the first nonzero one, one or two per binade
+  // edge) and the windows of runs it stages.
+  std::printf("%-10s %10s %10s   (ssim-like terms)\n", "n", "exact ms", "walk ms");
+  for (uint64_t n : {uint64_t{1024}, uint64_t{8192}, uint64_t{65536}, uint64_t{1} << 20, kPlane}) {
+    const double* x = d_terms[0];
+    const float exact = TimeMs(stream, [&] {
+      CHECK_CUDA(s2c::cuda::LaunchOrderedSumOfArray(x, n, ws, d_out, stream));
+    });
+    const uint64_t chunks = s2c::cuda::detail::ChunkCount(n);
+    s2c::cuda::detail::OrderedSumBuffers b;
+    s2c::cuda::detail::BuffersBytes(chunks, 1, &b, static_cast<char*>(ws.data));
+    const s2c::cuda::ArrayTerms terms{x};
+    const float walk = TimeMs(stream, [&] {
+      s2c::cuda::detail::OrderedSumWalkKernel<1><<<1, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);
+    });
+    double got;
+    CHECK_CUDA(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+    const bool same = test::ToBits(got) == test::ToBits(test::LoopSum(host[0].data(), n));
+    failures += !same;
+    std::printf("%-10" PRIu64 " %10.4f %10.4f   %s\n", n, exact, walk, same ? "== loop" : "DIFFERS FROM LOOP");
   }
 
   // Six sums at once from one functor (the backend's shape), against six tree sums.
