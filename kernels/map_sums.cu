@@ -21,6 +21,23 @@ struct MapTermsAt {
   PairPlanes xyb;
   BlurPlanes b;
   int w;
+  double inv_w;  // 1.0 / w
+  // Column and row of raster index i < 2^53 without a 64-bit division: the
+  // quotient from the reciprocal is off by at most one, and the remainder
+  // tells which way.
+  __device__ void Position(uint64_t i, int* x, int* y) const {
+    long long q = static_cast<long long>(static_cast<double>(i) * inv_w);
+    long long r = static_cast<long long>(i) - q * w;
+    if (r < 0) {
+      --q;
+      r += w;
+    } else if (r >= w) {
+      ++q;
+      r -= w;
+    }
+    *x = static_cast<int>(r);
+    *y = static_cast<int>(q);
+  }
   __device__ void Channel(int c, int x, int y, double t[kTerms]) const {
     const PixelTerms p = MapTerms(
         xyb.img[0].c[c].Row(y)[x], b.p[c][kMu1].Row(y)[x],
@@ -41,7 +58,8 @@ struct ChannelTerms {
   MapTermsAt m;
   int first;
   __device__ void operator()(uint64_t i, double (&t)[kSumTerms]) const {
-    const int y = static_cast<int>(i / m.w), x = static_cast<int>(i % m.w);
+    int x, y;
+    m.Position(i, &x, &y);
     for (int c = 0; c < kSumChannels; ++c) m.Channel(first + c, x, y, t + c * kTerms);
   }
 };
@@ -56,7 +74,8 @@ __global__ void __launch_bounds__(kTreeBlock)
   const size_t n = static_cast<size_t>(terms.w) * h;
   for (size_t i = blockIdx.x * static_cast<size_t>(kTreeBlock) + threadIdx.x;
        i < n; i += static_cast<size_t>(gridDim.x) * kTreeBlock) {
-    const int y = static_cast<int>(i / terms.w), x = static_cast<int>(i % terms.w);
+    int x, y;
+    terms.Position(i, &x, &y);
     for (int c = 0; c < 3; ++c) {
       double t[kTerms];
       terms.Channel(c, x, y, t);
@@ -86,7 +105,8 @@ __global__ void SumPartialsKernel(const double* partials, int count, double* sum
 }
 
 MapTermsAt Terms(const PairPlanes& xyb, const BlurPlanes& blurred) {
-  return MapTermsAt{xyb, blurred, xyb.img[0].c[0].width};
+  const int w = xyb.img[0].c[0].width;
+  return MapTermsAt{xyb, blurred, w, 1.0 / w};
 }
 
 }  // namespace

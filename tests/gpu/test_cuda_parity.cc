@@ -7,6 +7,7 @@
 // and several pairs in flight give the same bits; the shared test images
 // give the canonical scores. `--quick` runs small sizes only (for
 // compute-sanitizer). Exits 77 without a CUDA device.
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -283,6 +284,56 @@ void CheckErrors(Env& env) {
             small.message().c_str());
 }
 
+// The element's situation: a driver context of its own (not the primary
+// one) pushed around every call. The backend must work in it and give the
+// same bits.
+template <class Fn>
+Fn Driver(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 13000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess) {
+    return nullptr;
+  }
+  return reinterpret_cast<Fn>(fn);
+}
+
+void CheckDriverContext(Env& env) {
+  const auto device_get = Driver<CUresult (*)(CUdevice*, int)>("cuDeviceGet");
+  const auto create =
+      Driver<CUresult (*)(CUcontext*, CUctxCreateParams*, unsigned, CUdevice)>("cuCtxCreate");
+  const auto pop = Driver<CUresult (*)(CUcontext*)>("cuCtxPopCurrent");
+  const auto destroy = Driver<CUresult (*)(CUcontext)>("cuCtxDestroy");
+  S2C_CHECK(device_get && create && pop && destroy, "driver entry points");
+  if (!device_get || !create || !pop || !destroy) return;
+  CUdevice dev;
+  CUcontext ctx = nullptr;
+  S2C_CHECK(device_get(&dev, 0) == CUDA_SUCCESS && create(&ctx, nullptr, 0, dev) == CUDA_SUCCESS,
+            "cuCtxCreate");  // pushes ctx
+  if (!ctx) return;
+  {
+    std::unique_ptr<s2c::Backend> b;
+    const s2c::Status st = s2c::MakeCudaBackend(-1, 2, &b);
+    S2C_CHECK(st.ok(), "backend in a pushed context: %s", st.message().c_str());
+    if (st.ok()) {
+      const Frame ref = MakeFrame(PixelFormat::kNV12, 70, 50, 30, 0);
+      const Frame dist = MakeFrame(PixelFormat::kNV12, 70, 50, 31, 7);
+      bool ready = false;
+      uint64_t tag = 0;
+      s2c::Result gpu, cpu;
+      S2C_CHECK(b->Configure(70, 50).ok() &&
+                    b->Submit(ref.View(), dist.View(), s2c::MemoryKind::kHost, 5).ok() &&
+                    b->CollectOldest(true, &ready, &tag, &gpu).ok() && ready && tag == 5,
+                "pair in a pushed context");
+      env.cpu.Compare(ref.View(), dist.View(), &cpu);
+      CheckSameResult(cpu, gpu, "pushed driver context");
+    }
+  }
+  CUcontext popped = nullptr;
+  S2C_CHECK(pop(&popped) == CUDA_SUCCESS && popped == ctx, "the pushed context is still current");
+  destroy(ctx);
+}
+
 void CheckCanonical(Env& env) {
   const std::string dir = s2c::test::TestdataDir();
   if (dir.empty()) {
@@ -333,6 +384,7 @@ int main(int argc, char** argv) {
   S2C_CHECK(st.ok(), "MakeCudaBackend: %s", st.message().c_str());
   if (!st.ok()) return s2c::test::GlobalTally().Finish();
   CheckErrors(env);
+  CheckDriverContext(env);
   CheckIdentical(env);
   CheckInFlight(env);
   CheckColorimetry(env);
