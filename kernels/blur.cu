@@ -5,12 +5,13 @@
 //
 // Horizontal: a block holds 32 lines of one channel and one warp per blurred
 // plane (mu1, mu2, sigma11, sigma22, sigma12), all reading the same two XYB
-// lines. Tiles of 32 columns of both lines are loaded cooperatively into a
-// shared-memory ring and outputs are staged in shared memory and written
-// tile by tile; the products (x1*x1, ...) are formed on the fly, the same f32
-// bits as a stored product plane. Every line of the block has the same
-// length, so BlurLineHorizontal calls its output functor in the same order
-// in every thread, and that functor is where the block synchronises.
+// lines. Tiles of 32 columns of both lines are copied asynchronously
+// (cp.async) into a shared-memory ring two tiles ahead of use, and outputs
+// are staged in shared memory and written tile by tile; the products
+// (x1*x1, ...) are formed on the fly, the same f32 bits as a stored product
+// plane. Every line of the block has the same length, so BlurLineHorizontal
+// calls its output functor in the same order in every thread, and that
+// functor is where the block synchronises, once per tile.
 //
 // Vertical: one thread per column of one plane, in place. Inputs are
 // prefetched kPrefetch rows ahead into registers, and every input a column
@@ -61,6 +62,70 @@ struct KindOperands {
   }
 };
 
+// Asynchronous 4-byte copy from global to shared memory (cp.async), zero
+// filled when `valid` is false (nothing is read then).
+__device__ __forceinline__ void CopyAsync(float* shared_dst, const float* src,
+                                          bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst),
+               "l"(src), "r"(valid ? 4 : 0)
+               : "memory");
+}
+__device__ __forceinline__ void CopyCommit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+__device__ __forceinline__ void CopyWaitAll() {
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+}
+
+// What one thread of the horizontal pass needs at a tile's end.
+struct TileWork {
+  float* ring;              // [2 * kLines][kRingPitch]
+  const float* my_staged;   // this warp's staged outputs, [kLines][kOutPitch]
+  const float* in1;
+  const float* in2;
+  ptrdiff_t in_pitch;       // both images alike
+  float* out;               // this warp's output plane
+  ptrdiff_t out_pitch;
+  int line0, lane, kind, w, h;
+
+  // Requests tile t of both input images into its ring slot: every
+  // kNumBlurKinds-th row per warp, one coalesced row of 32 columns each.
+  __device__ void RequestTile(int t) const {
+    const int x = t * kTile + lane;
+    const int col = x % kRingCols;
+#pragma unroll
+    for (int r = kind; r < 2 * kLines; r += kNumBlurKinds) {
+      const int y = line0 + r % kLines;
+      const bool valid = y < h && x < w;
+      const float* plane = r < kLines ? in1 : in2;
+      CopyAsync(ring + r * kRingPitch + col, valid ? plane + y * in_pitch + x : in1, valid);
+    }
+    CopyCommit();
+  }
+  // Writes this warp's outputs of tile t, a row of 32 columns per store.
+  __device__ void FlushTile(int t) const {
+    const int x = t * kTile + lane;
+#pragma unroll 8
+    for (int line = 0; line < kLines; ++line) {
+      const int y = line0 + line;
+      if (y < h && x < w) out[y * out_pitch + x] = my_staged[line * kOutPitch + lane];
+    }
+  }
+};
+
+// A tile's end, out of line so that the per-column loop stays small: tile
+// t + 2 (requested at the end of tile t - 1) must have landed and tile t - 1
+// is no longer read by any warp, so after the barrier tile t + 3 can be
+// requested into t - 1's slot while tile t + 1 is computed.
+__device__ __noinline__ void EndOfTile(TileWork work, int t) {
+  CopyWaitAll();
+  __syncthreads();
+  work.FlushTile(t);
+  work.RequestTile(t + 3);
+  __syncwarp();  // staged rows are rewritten by other lanes next
+}
+
 // grid: (line groups, channel); block: kNumBlurKinds warps.
 __global__ void __launch_bounds__(kLines * kNumBlurKinds)
     BlurHorizontalKernel(BlurArgs a) {
@@ -68,59 +133,26 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   float* ring = smem;                                // [2][kLines][kRingPitch]
   float* staged = smem + 2 * kLines * kRingPitch;    // [kind][kLines][kOutPitch]
   const int c = blockIdx.y;
-  const int line0 = blockIdx.x * kLines;
   const int lane = threadIdx.x % kLines;
   const int kind = threadIdx.x / kLines;
-  const int w = a.w, h = a.h;
-  // Plane pointers hoisted out of the per-tile loops (no indexed parameter
-  // loads there).
-  const float* const in1 = a.xyb.img[0].c[c].data;
-  const float* const in2 = a.xyb.img[1].c[c].data;
-  const ptrdiff_t in_pitch = a.xyb.img[0].c[c].pitch;  // both images alike
-  float* const mine = a.out.p[c][kind].data;
-  const ptrdiff_t out_pitch = a.out.p[c][kind].pitch;
+  TileWork work;
+  work.ring = ring;
+  work.my_staged = staged + kind * kLines * kOutPitch;
+  work.in1 = a.xyb.img[0].c[c].data;
+  work.in2 = a.xyb.img[1].c[c].data;
+  work.in_pitch = a.xyb.img[0].c[c].pitch;
+  work.out = a.out.p[c][kind].data;
+  work.out_pitch = a.out.p[c][kind].pitch;
+  work.line0 = blockIdx.x * kLines;
+  work.lane = lane;
+  work.kind = kind;
+  work.w = a.w;
+  work.h = a.h;
 
-  // Tile t of both input images: each warp fetches every kNumBlurKinds-th
-  // row of 32 columns (coalesced) into registers, all loads in flight at
-  // once, and stores them into the ring later, when their slot is free.
-  constexpr int kFetchRows = (2 * kLines + kNumBlurKinds - 1) / kNumBlurKinds;
-  float fetched[kFetchRows];
-  auto fetch_tile = [&](int t) {
-    const int x = t * kTile + lane;
-#pragma unroll
-    for (int j = 0; j < kFetchRows; ++j) {
-      const int r = kind + j * kNumBlurKinds;
-      const int y = line0 + r % kLines;
-      const float* plane = r < kLines ? in1 : in2;
-      fetched[j] = 0.0f;
-      if (r < 2 * kLines && y < h && x < w) fetched[j] = __ldg(plane + y * in_pitch + x);
-    }
-  };
-  auto store_tile = [&](int t) {
-    const int col = (t * kTile + lane) % kRingCols;
-#pragma unroll
-    for (int j = 0; j < kFetchRows; ++j) {
-      const int r = kind + j * kNumBlurKinds;
-      if (r < 2 * kLines) ring[r * kRingPitch + col] = fetched[j];
-    }
-  };
-  // Each warp writes its own kind's 32 lines, a row of 32 columns per
-  // store instruction.
-  const float* my_staged = staged + kind * kLines * kOutPitch;
-  auto flush_tile = [&](int t) {
-    const int x = t * kTile + lane;
-#pragma unroll 8
-    for (int line = 0; line < kLines; ++line) {
-      const int y = line0 + line;
-      if (y < h && x < w) mine[y * out_pitch + x] = my_staged[line * kOutPitch + lane];
-    }
-  };
-
-  fetch_tile(0);
-  store_tile(0);
-  fetch_tile(1);
-  store_tile(1);
-  fetch_tile(2);
+  work.RequestTile(0);
+  work.RequestTile(1);
+  work.RequestTile(2);
+  CopyWaitAll();
   __syncthreads();
 
   const float* line1 = ring + lane * kRingPitch;
@@ -131,26 +163,18 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
     const int col = i % kRingCols;
     return operands.Sample(line1[col], line2[col]);
   };
-  // Outputs come in increasing i in every thread alike; the last output of a
-  // tile means that no later input precedes tile t - 1 and no earlier one
-  // follows tile t + 1, so tile t + 2 (fetched one tile ago) can replace
-  // tile t - 2, and tile t + 3 is fetched while tile t + 1 is computed.
+  // Outputs come in increasing i in every thread alike, so the last output
+  // of a tile is where the block meets (EndOfTile).
   const auto out = [&](int i, float v) {
     my_out[i % kTile] = v;
-    if (i % kTile == kTile - 1) {
-      const int t = i / kTile;
-      __syncthreads();
-      flush_tile(t);
-      store_tile(t + 2);
-      fetch_tile(t + 3);
-      __syncthreads();
-    }
+    if (i % kTile == kTile - 1) EndOfTile(work, i / kTile);
   };
-  BlurLineHorizontal(a.rg, in, out, w);
-  if (w % kTile != 0) {
-    __syncthreads();
-    flush_tile(w / kTile);
+  BlurLineHorizontal(a.rg, in, out, a.w);
+  if (a.w % kTile != 0) {
+    __syncwarp();
+    work.FlushTile(a.w / kTile);
   }
+  CopyWaitAll();  // no copy may land after the block has exited
 }
 
 constexpr int kColumnsPerBlock = 128;
