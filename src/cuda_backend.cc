@@ -22,7 +22,6 @@ namespace s2c {
 namespace {
 
 using cuda::BlurPlanes;
-using cuda::ImagePlanes;
 using cuda::PairFrames;
 using cuda::PairPlanes;
 
@@ -133,7 +132,9 @@ struct PlaneBlock {
   }
 };
 
-enum StageEvent { kUploadDone = 0, kScaleStartDone, kBlurHDone, kBlurVDone, kSumsDone };
+// Stage events (time_stages): [0] before the upload, [1] after it, then per
+// scale after the scale start, the horizontal blur, the vertical blur and
+// the sums.
 constexpr int kStageEventsPerScale = 4;
 constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
 
