@@ -48,19 +48,19 @@ struct MapTermsAt {
   }
 };
 
-// The ordered sum's view of the terms: element i is raster pixel i, its
-// terms those of kSumChannels channels from `first`. All three channels in
-// one launch (18 sums) measured faster on the H200 than one launch per
-// channel (docs/performance.md), mainly at 1080p.
-constexpr int kSumChannels = 3;
-constexpr int kSumTerms = kSumChannels * kTerms;
+// The ordered sum's view of the terms: element i is raster pixel i, its 18
+// terms those of the three channels, given one channel (group) at a time so
+// that the ordered sum's passes run a block per chunk and channel, each
+// holding 6 running increments. All 18 sums in one launch measured faster on
+// the H200 than one launch per channel (docs/performance.md), mainly at 1080p.
+constexpr int kSumTerms = 3 * kTerms;
 struct ChannelTerms {
+  static constexpr int kGroups = 3;
   MapTermsAt m;
-  int first;
-  __device__ void operator()(uint64_t i, double (&t)[kSumTerms]) const {
+  __device__ void operator()(uint64_t i, int c, double (&t)[kTerms]) const {
     int x, y;
     m.Position(i, &x, &y);
-    for (int c = 0; c < kSumChannels; ++c) m.Channel(first + c, x, y, t + c * kTerms);
+    m.Channel(c, x, y, t);
   }
 };
 
@@ -123,12 +123,7 @@ cudaError_t LaunchMapSumsExact(const PairPlanes& xyb, const BlurPlanes& blurred,
   OrderedSumWorkspace ws;
   ws.data = workspace;
   ws.bytes = MapSumsWorkspaceBytes(w, h);
-  for (int c = 0; c < 3; c += kSumChannels) {
-    const cudaError_t e = LaunchOrderedSums<kSumTerms>(
-        ChannelTerms{Terms(xyb, blurred), c}, n, ws, sums + c * kTerms, stream);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+  return LaunchOrderedSums<kSumTerms>(ChannelTerms{Terms(xyb, blurred)}, n, ws, sums, stream);
 }
 
 cudaError_t LaunchMapSumsTree(const PairPlanes& xyb, const BlurPlanes& blurred,

@@ -5,13 +5,14 @@
 //
 // Terms is a device-callable functor
 //   __device__ void operator()(uint64_t i, double (&t)[K]) const
-// giving the K terms of element i; the passes evaluate it again rather than
-// storing 8 bytes per term and sum. Five kernels per launch, all on the
+// giving the K terms of element i (or, with kGroups, one group of them at a
+// time: see TermGroups); the passes evaluate it again rather than storing 8
+// bytes per term and sum. Five kernels per launch, all on the
 // caller's stream, no allocation and no synchronisation inside:
-//   advice     one block per chunk of 1024 terms: a tree sum (the plan's input)
+//   advice     one block per chunk of 1024 terms: tree sums (the plan's input)
 //   plan       one block per sum: prefix of the advice, a binade per chunk
-//   increments one block per chunk: lanes of 4 terms composed in order, then
-//              an ordered tree of adjacent lanes, under the chunk's plan
+//   increments one block per chunk: runs of 8 consecutive terms composed in
+//              order, then an ordered tree of adjacent runs, under the plan
 //   runs       one block per tile of 1024 chunks and sum: an ordered segmented
 //              scan from the tile's end, so that each chunk knows the composed
 //              rest of its run of chunks that share a binade
@@ -29,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -41,12 +43,16 @@ namespace s2c {
 namespace cuda {
 namespace detail {
 
-constexpr int kAdviceThreads = kSumChunkLanes;
+constexpr int kAdviceThreads = 256;
+constexpr int kIncrementThreads = 128;
+constexpr int kIncrementTerms = kSumChunkTerms / kIncrementThreads;  // consecutive, per thread
 constexpr int kPlanThreads = 256;
 constexpr int kPlanItems = 16;  // chunks per thread in the plan's scan
 constexpr int kRunThreads = 256;
 constexpr int kWalkWindow = 1024;  // chunks of runs staged in shared memory
 static_assert(kSumChunkLanes % 32 == 0, "chunks are whole warps");
+static_assert(kSumChunkTerms % kAdviceThreads == 0 && kAdviceThreads % 32 == 0, "advice");
+static_assert(kSumChunkTerms % kIncrementThreads == 0 && kIncrementThreads % 32 == 0, "increments");
 
 struct OrderedSumBuffers {
   double* advice;          // [sum][chunk]
@@ -81,34 +87,66 @@ struct ThenOp {
   __device__ SumIncrement operator()(SumIncrement a, SumIncrement b) const { return Then(a, b); }
 };
 
-// The terms of lane `lane` of chunk c, zero past n.
-template <int K, class Terms>
-__device__ void LaneTerms(const Terms& terms, uint64_t n, uint64_t c, int lane,
-                          double (&t)[kSumLaneTerms][K]) {
-  for (int j = 0; j < kSumLaneTerms; ++j) {
-    const uint64_t i = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kSumLaneTerms + j;
-    if (i < n) {
-      terms(i, t[j]);
-    } else {
-      for (int k = 0; k < K; ++k) t[j][k] = 0.0;
-    }
+// Sums in groups: a functor may declare `static constexpr int kGroups = G`
+// (G divides K) and give one group's K / G terms at a time,
+//   __device__ void operator()(uint64_t i, int group, double (&t)[K / G]) const
+// (terms group * K / G onwards). The advice and increments kernels then run
+// one block per chunk and group, so that a thread holds K / G running
+// increments rather than K (the backend's 18 sums are 3 channels of 6 terms
+// with nothing shared between channels but the pixel position).
+template <class Terms, class = void>
+struct TermGroups {
+  static constexpr int value = 1;
+};
+template <class Terms>
+struct TermGroups<Terms, std::void_t<decltype(Terms::kGroups)>> {
+  static constexpr int value = Terms::kGroups;
+};
+
+// Group g's terms of element i, zero past n. The passes take the terms of one
+// element at a time and fold them in at once, so that no thread holds more
+// than one element's terms (arrays of several elements' terms went to local
+// memory and capped the occupancy).
+template <int KG, int G, class Terms>
+__device__ void ElementTerms(const Terms& terms, uint64_t n, uint64_t i, int g, double (&t)[KG]) {
+  if (i >= n) {
+    for (int k = 0; k < KG; ++k) t[k] = 0.0;
+  } else if constexpr (G == 1) {
+    terms(i, t);
+  } else {
+    terms(i, g, t);
   }
 }
 
+// Advice only, so any order will do: thread l takes elements l, l + 256, ...
+// of the chunk (coalesced reads), then one reduction per sum in the warp and
+// one across the warps (one barrier for all the group's sums).
 template <int K, class Terms>
 __global__ void __launch_bounds__(kAdviceThreads)
     OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {
-  using Reduce = cub::BlockReduce<double, kAdviceThreads>;
-  __shared__ typename Reduce::TempStorage temp;
+  constexpr int G = TermGroups<Terms>::value, KG = K / G;
+  constexpr int kWarps = kAdviceThreads / 32;
+  __shared__ double warp_sum[kWarps][KG];
   const uint64_t c = blockIdx.x;
-  double t[kSumLaneTerms][K];
-  LaneTerms<K>(terms, n, c, threadIdx.x, t);
-  for (int k = 0; k < K; ++k) {
-    // Advice only: any order will do.
-    const double lane = (t[0][k] + t[1][k]) + (t[2][k] + t[3][k]);
-    const double sum = Reduce(temp).Sum(lane);
-    if (threadIdx.x == 0) advice[k * chunks + c] = sum;
-    __syncthreads();
+  const int g = blockIdx.y;
+  double acc[KG];
+  for (int k = 0; k < KG; ++k) acc[k] = 0.0;
+  for (int j = 0; j < kSumChunkTerms / kAdviceThreads; ++j) {
+    double t[KG];
+    ElementTerms<KG, G>(terms, n, c * kSumChunkTerms + j * kAdviceThreads + threadIdx.x, g, t);
+    for (int k = 0; k < KG; ++k) acc[k] += t[k];
+  }
+  for (int k = 0; k < KG; ++k) {
+    for (int step = 16; step > 0; step /= 2) acc[k] += __shfl_down_sync(0xFFFFFFFFu, acc[k], step);
+  }
+  if (threadIdx.x % 32 == 0) {
+    for (int k = 0; k < KG; ++k) warp_sum[threadIdx.x / 32][k] = acc[k];
+  }
+  __syncthreads();
+  if (threadIdx.x < KG) {
+    double sum = warp_sum[0][threadIdx.x];
+    for (int w = 1; w < kWarps; ++w) sum += warp_sum[w][threadIdx.x];
+    advice[(g * KG + threadIdx.x) * chunks + c] = sum;
   }
 }
 
@@ -146,25 +184,37 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// A chunk's increment is the ordered composition of its terms; any bracketing
+// gives the same pair (Then is associative), so this kernel need not follow
+// the walk's lanes of kSumLaneTerms: each thread composes kIncrementTerms
+// consecutive terms one element at a time, then an ordered tree of adjacent
+// threads (warp shuffles, then the warps) composes the chunk. Fewer, longer
+// threads halve the shuffle steps per term against lanes of 4.
 template <int K, class Terms>
-__global__ void __launch_bounds__(kSumChunkLanes)
+__global__ void __launch_bounds__(kIncrementThreads)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
                               SumIncrement* inc) {
-  constexpr int kWarps = kSumChunkLanes / 32;
-  __shared__ SumIncrement warp_inc[kWarps][K];
+  constexpr int G = TermGroups<Terms>::value, KG = K / G;
+  constexpr int kWarps = kIncrementThreads / 32;
+  __shared__ int32_t plan[KG];
+  __shared__ SumIncrement warp_inc[kWarps][KG];
   const uint64_t c = blockIdx.x;
+  const int g = blockIdx.y;
   const int lane = threadIdx.x;
-  double t[kSumLaneTerms][K];
-  LaneTerms<K>(terms, n, c, lane, t);
-  SumIncrement v[K];
-  for (int k = 0; k < K; ++k) {
-    const double x[kSumLaneTerms] = {t[0][k], t[1][k], t[2][k], t[3][k]};
-    v[k] = LaneIncrement(x, key[k * chunks + c]);
+  if (lane < KG) plan[lane] = key[(g * KG + lane) * chunks + c];
+  __syncthreads();
+  const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kIncrementTerms;
+  SumIncrement v[KG];
+  for (int k = 0; k < KG; ++k) v[k] = kSumNothing;
+  for (int j = 0; j < kIncrementTerms; ++j) {
+    double t[KG];
+    ElementTerms<KG, G>(terms, n, first + j, g, t);
+    for (int k = 0; k < KG; ++k) v[k] = Then(v[k], TermIncrement(t[k], plan[k]));
   }
   // Ordered tree inside the warp: lane i takes lane i + step. Lanes whose
   // result is not used compute garbage, which saturates harmlessly.
   for (int step = 1; step < 32; step *= 2) {
-    for (int k = 0; k < K; ++k) {
+    for (int k = 0; k < KG; ++k) {
       SumIncrement o;
       o.even = __shfl_down_sync(0xFFFFFFFFu, v[k].even, step);
       o.odd = __shfl_down_sync(0xFFFFFFFFu, v[k].odd, step);
@@ -172,13 +222,13 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     }
   }
   if (lane % 32 == 0) {
-    for (int k = 0; k < K; ++k) warp_inc[lane / 32][k] = v[k];
+    for (int k = 0; k < KG; ++k) warp_inc[lane / 32][k] = v[k];
   }
   __syncthreads();
-  if (lane < K) {
+  if (lane < KG) {
     SumIncrement r = warp_inc[0][lane];
     for (int w = 1; w < kWarps; ++w) r = Then(r, warp_inc[w][lane]);
-    inc[lane * chunks + c] = r;
+    inc[(g * KG + lane) * chunks + c] = r;
   }
 }
 
@@ -227,6 +277,7 @@ template <int K, class Terms>
 __global__ void __launch_bounds__(kSumChunkLanes)
     OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b,
                          double* out) {
+  constexpr int G = TermGroups<Terms>::value, KG = K / G;
   using Scan = cub::BlockScan<SumIncrement, kSumChunkLanes>;
   __shared__ typename Scan::TempStorage temp;
   // A window of the runs, staged by the whole block so that lane 0 steps
@@ -270,12 +321,12 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     pos = next;
     if (pos >= stop) continue;
     // Chunk pos, in rounds.
-    double t[kSumLaneTerms][K];
-    LaneTerms<K>(terms, n, pos, lane, t);
     double mine[kSumLaneTerms];
     for (int j = 0; j < kSumLaneTerms; ++j) {
-      mine[j] = t[j][0];
-      for (int kk = 1; kk < K; ++kk) mine[j] = kk == k ? t[j][kk] : mine[j];
+      double t[KG];
+      ElementTerms<KG, G>(terms, n, pos * kSumChunkTerms + lane * kSumLaneTerms + j, k / KG, t);
+      mine[j] = t[0];
+      for (int kk = 1; kk < KG; ++kk) mine[j] = kk == k % KG ? t[kk] : mine[j];
       x[lane * kSumLaneTerms + j] = mine[j];
     }
     const uint64_t left = n - pos * kSumChunkTerms;
@@ -321,7 +372,8 @@ __global__ void __launch_bounds__(kSumChunkLanes)
 template <int K, class Terms>
 cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
                               double* d_out, cudaStream_t stream) {
-  static_assert(K >= 1 && K <= kSumChunkLanes, "K sums per launch");
+  constexpr int G = detail::TermGroups<Terms>::value;
+  static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
   if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
   const uint64_t chunks = detail::ChunkCount(n);
   if (ws.bytes < OrderedSumWorkspaceBytes(n, K) || chunks > 0x7FFFFFFFu) {
@@ -331,11 +383,11 @@ cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWo
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
   const unsigned grid = static_cast<unsigned>(chunks);
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
-  detail::OrderedSumAdviceKernel<K><<<grid, detail::kAdviceThreads, 0, stream>>>(terms, n, chunks,
-                                                                                b.advice);
+  detail::OrderedSumAdviceKernel<K>
+      <<<dim3(grid, G), detail::kAdviceThreads, 0, stream>>>(terms, n, chunks, b.advice);
   detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
   detail::OrderedSumIncrementKernel<K>
-      <<<grid, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b.key, b.inc);
+      <<<dim3(grid, G), detail::kIncrementThreads, 0, stream>>>(terms, n, chunks, b.key, b.inc);
   detail::OrderedSumRunsKernel<detail::kRunThreads><<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(
       b.key, b.inc, chunks, b.suffix, b.run_end);
   detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);

@@ -114,13 +114,13 @@ int main() {
     const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
     const s2c::cuda::ArrayTerms terms{x};
     const float t_advice = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumAdviceKernel<1><<<grid, kSumChunkLanes, 0, stream>>>(terms, kPlane, chunks, b.advice);
+      s2c::cuda::detail::OrderedSumAdviceKernel<1><<<grid, s2c::cuda::detail::kAdviceThreads, 0, stream>>>(terms, kPlane, chunks, b.advice);
     });
     const float t_plan = TimeMs(stream, [&] {
       s2c::cuda::detail::OrderedSumPlanKernel<s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
     });
     const float t_inc = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumIncrementKernel<1><<<grid, kSumChunkLanes, 0, stream>>>(terms, kPlane, chunks, b.key, b.inc);
+      s2c::cuda::detail::OrderedSumIncrementKernel<1><<<grid, s2c::cuda::detail::kIncrementThreads, 0, stream>>>(terms, kPlane, chunks, b.key, b.inc);
     });
     const float t_runs = TimeMs(stream, [&] {
       s2c::cuda::detail::OrderedSumRunsKernel<s2c::cuda::detail::kRunThreads><<<dim3(tiles, 1), s2c::cuda::detail::kRunThreads, 0, stream>>>(
