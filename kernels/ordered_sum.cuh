@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(kChunkThreads)
       for (uint64_t p = c - 1;; --p) {
         uint32_t state;
         do {
-          state = *static_cast<volatile uint32_t*>(flag + p);
+          state = atomicAdd(flag + p, 0u);
         } while (state == 0);
         __threadfence();
         if (state == kFlagPrefix) {
