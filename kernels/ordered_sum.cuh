@@ -7,13 +7,12 @@
 //   __device__ void operator()(uint64_t i, double (&t)[K]) const
 // giving the K terms of element i (or, with kGroups, one group of them at a
 // time: see TermGroups); the passes evaluate it again rather than storing 8
-// bytes per term and sum. Three kernels per launch (and a memset), all on
-// the caller's stream, no allocation and no synchronisation inside:
-//   chunk      one block per chunk of 1024 terms (and group of sums): tree
-//              sums (advice), their prefix by a decoupled look-back, the
-//              chunk's plan (a binade), and the increments under it: runs of
-//              8 consecutive terms composed in order, then an ordered tree
-//              of adjacent runs
+// bytes per term and sum. Five kernels per launch, all on the
+// caller's stream, no allocation and no synchronisation inside:
+//   advice     one block per chunk of 1024 terms: tree sums (the plan's input)
+//   plan       one block per sum: prefix of the advice, a binade per chunk
+//   increments one block per chunk: runs of 8 consecutive terms composed in
+//              order, then an ordered tree of adjacent runs, under the plan
 //   runs       one block per tile of 1024 chunks and sum: an ordered segmented
 //              scan from the tile's end, so that each chunk knows the composed
 //              rest of its run of chunks that share a binade
@@ -32,7 +31,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
 
 #include "ordered_sum.h"
 #include "ordered_sum_launch.h"
@@ -41,22 +43,23 @@ namespace s2c {
 namespace cuda {
 namespace detail {
 
-constexpr int kChunkThreads = 128;
-constexpr int kChunkThreadTerms = kSumChunkTerms / kChunkThreads;  // consecutive, per thread
+constexpr int kAdviceThreads = 256;
+constexpr int kIncrementThreads = 128;
+constexpr int kIncrementTerms = kSumChunkTerms / kIncrementThreads;  // consecutive, per thread
+constexpr int kPlanThreads = 256;
+constexpr int kPlanItems = 16;  // chunks per thread in the plan's scan
 constexpr int kRunThreads = 256;
 constexpr int kWalkWindow = 1024;  // chunks of runs staged in shared memory
 static_assert(kSumChunkLanes % 32 == 0, "chunks are whole warps");
-static_assert(kSumChunkTerms % kChunkThreads == 0 && kChunkThreads % 32 == 0, "chunk pass");
+static_assert(kSumChunkTerms % kAdviceThreads == 0 && kAdviceThreads % 32 == 0, "advice");
+static_assert(kSumChunkTerms % kIncrementThreads == 0 && kIncrementThreads % 32 == 0, "increments");
 
 struct OrderedSumBuffers {
-  double* advice;          // [sum][chunk], the chunk's tree sum
-  double* prefix;          // [sum][chunk], tree sum up to the chunk's end
+  double* advice;          // [sum][chunk]
   int32_t* key;            // [sum][chunk], the plan
   SumIncrement* inc;       // [sum][chunk]
   SumIncrement* suffix;    // [sum][chunk], the rest of the chunk's run
   uint32_t* run_end;       // [sum][chunk]
-  uint32_t* ticket;        // blocks of the chunk pass started so far; zeroed
-  uint32_t* flag;          // [group][chunk], look-back states; zeroed
 };
 
 inline size_t AlignUp(size_t v) { return (v + 255) & ~size_t{255}; }
@@ -67,19 +70,15 @@ inline size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers* b, char* bas
   size_t off = 0;
   auto take = [&](size_t bytes) {
     char* p = base ? base + off : nullptr;
-    off += AlignUp(bytes);
+    off += AlignUp(bytes * chunks * k);
     return p;
   };
   OrderedSumBuffers out;
-  out.advice = reinterpret_cast<double*>(take(sizeof(double) * chunks * k));
-  out.prefix = reinterpret_cast<double*>(take(sizeof(double) * chunks * k));
-  out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * chunks * k));
-  out.inc = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement) * chunks * k));
-  out.suffix = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement) * chunks * k));
-  out.run_end = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t) * chunks * k));
-  // Ticket, then the flags of up to k groups: one memset clears both.
-  out.ticket = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t) * (1 + chunks * k)));
-  out.flag = out.ticket ? out.ticket + 1 : nullptr;
+  out.advice = reinterpret_cast<double*>(take(sizeof(double)));
+  out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
+  out.inc = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
+  out.suffix = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
+  out.run_end = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
   if (b) *b = out;
   return off;
 }
@@ -91,9 +90,9 @@ struct ThenOp {
 // Sums in groups: a functor may declare `static constexpr int kGroups = G`
 // (G divides K) and give one group's K / G terms at a time,
 //   __device__ void operator()(uint64_t i, int group, double (&t)[K / G]) const
-// (terms group * K / G onwards). The chunk pass then runs one block per
-// chunk and group, so that a thread holds K / G running increments rather
-// than K (the backend's 18 sums are 3 channels of 6 terms
+// (terms group * K / G onwards). The advice and increments kernels then run
+// one block per chunk and group, so that a thread holds K / G running
+// increments rather than K (the backend's 18 sums are 3 channels of 6 terms
 // with nothing shared between channels but the pixel position).
 template <class Terms, class = void>
 struct TermGroups {
@@ -119,103 +118,95 @@ __device__ void ElementTerms(const Terms& terms, uint64_t n, uint64_t i, int g, 
   }
 }
 
-// Publishes a chunk's sums (`value` of thread k < kg, at values + k * stride)
-// for the chunks after it: the values first, then, once they are visible
-// device-wide, the flag (decoupled look-back: kFlagAggregate for the chunk's
-// own sums, kFlagPrefix for the sums up to its end).
-constexpr uint32_t kFlagAggregate = 1;
-constexpr uint32_t kFlagPrefix = 2;
-__device__ inline void Publish(double* values, uint64_t stride, int kg, double value,
-                               uint32_t* flag, uint32_t state) {
-  if (static_cast<int>(threadIdx.x) < kg) __stcg(values + threadIdx.x * stride, value);
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) atomicExch(flag, state);
-}
-
-// One pass per chunk of 1024 terms and group of sums, three jobs:
-//   advice      the chunk's tree sums (any order: advice only), published;
-//   plan        the sums before the chunk, from what the chunks before it
-//               published (decoupled look-back: their sums up to their end
-//               where published, else their own sums, walking back), then
-//               PlanChunk, published in turn;
-//   increments  under that plan: each thread composes kChunkThreadTerms
-//               consecutive terms one element at a time, then an ordered
-//               tree of adjacent threads (warp shuffles, then the warps) the
-//               chunk. Any bracketing gives the same pair (Then is
-//               associative), so this need not follow the walk's lanes.
-// The terms are evaluated twice, the second time from cache. Blocks take
-// chunks in ticket order, so every chunk waited on has a running block. The
-// prefix is formed in an order that depends on timing, so the plan may
-// differ from run to run; the result cannot (the walk checks every step).
+// Advice only, so any order will do: thread l takes elements l, l + 256, ...
+// of the chunk (coalesced reads), then one reduction per sum in the warp and
+// one across the warps (one barrier for all the group's sums).
 template <int K, class Terms>
-__global__ void __launch_bounds__(kChunkThreads)
-    OrderedSumChunkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b) {
+__global__ void __launch_bounds__(kAdviceThreads)
+    OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
-  constexpr int kWarps = kChunkThreads / 32;
-  __shared__ uint32_t ticket;
+  constexpr int kWarps = kAdviceThreads / 32;
   __shared__ double warp_sum[kWarps][KG];
-  __shared__ int32_t plan[KG];
-  __shared__ SumIncrement warp_inc[kWarps][KG];
-  const int lane = threadIdx.x;
-  if (lane == 0) ticket = atomicAdd(b.ticket, 1u);
-  __syncthreads();
-  const uint64_t c = ticket / G;
-  const int g = static_cast<int>(ticket % G);
-  const uint64_t base = static_cast<uint64_t>(g) * KG * chunks;  // [sum][chunk] of sum g * KG
-  uint32_t* flag = b.flag + static_cast<uint64_t>(g) * chunks;
-
-  // Advice: coalesced reads (thread l takes elements l, l + 128, ...).
+  const uint64_t c = blockIdx.x;
+  const int g = blockIdx.y;
   double acc[KG];
   for (int k = 0; k < KG; ++k) acc[k] = 0.0;
-  for (int j = 0; j < kChunkThreadTerms; ++j) {
+  for (int j = 0; j < kSumChunkTerms / kAdviceThreads; ++j) {
     double t[KG];
-    ElementTerms<KG, G>(terms, n, c * kSumChunkTerms + j * kChunkThreads + lane, g, t);
+    ElementTerms<KG, G>(terms, n, c * kSumChunkTerms + j * kAdviceThreads + threadIdx.x, g, t);
     for (int k = 0; k < KG; ++k) acc[k] += t[k];
   }
   for (int k = 0; k < KG; ++k) {
     for (int step = 16; step > 0; step /= 2) acc[k] += __shfl_down_sync(0xFFFFFFFFu, acc[k], step);
   }
-  if (lane % 32 == 0) {
-    for (int k = 0; k < KG; ++k) warp_sum[lane / 32][k] = acc[k];
+  if (threadIdx.x % 32 == 0) {
+    for (int k = 0; k < KG; ++k) warp_sum[threadIdx.x / 32][k] = acc[k];
   }
   __syncthreads();
-  double own = 0.0, before = 0.0;
-  if (lane < KG) {
-    for (int w = 0; w < kWarps; ++w) own += warp_sum[w][lane];
+  if (threadIdx.x < KG) {
+    double sum = warp_sum[0][threadIdx.x];
+    for (int w = 1; w < kWarps; ++w) sum += warp_sum[w][threadIdx.x];
+    advice[(g * KG + threadIdx.x) * chunks + c] = sum;
   }
+}
 
-  // Plan.
-  if (c > 0) {
-    Publish(b.advice + base + c, chunks, KG, own, flag + c, kFlagAggregate);
-    if (lane < KG) {
-      const uint64_t mine = base + lane * chunks;
-      for (uint64_t p = c - 1;; --p) {
-        uint32_t state;
-        do {
-          state = atomicAdd(flag + p, 0u);
-        } while (state == 0);
-        __threadfence();
-        if (state == kFlagPrefix) {
-          before += __ldcg(b.prefix + mine + p);
-          break;
-        }
-        before += __ldcg(b.advice + mine + p);
-      }
+// Templates only so that the header can define them in every user.
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    OrderedSumPlanKernel(const double* advice, uint64_t chunks, int32_t* key) {
+  constexpr int kTile = kThreads * kPlanItems;
+  using Load = cub::BlockLoad<double, kThreads, kPlanItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<double, kThreads>;
+  using Store = cub::BlockStore<int32_t, kThreads, kPlanItems, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+    typename Store::TempStorage store;
+  } temp;
+  const double* a = advice + blockIdx.x * chunks;
+  int32_t* p = key + blockIdx.x * chunks;
+  double carry = 0.0;
+  for (uint64_t base = 0; base < chunks; base += kTile) {
+    const int valid = static_cast<int>(chunks - base < kTile ? chunks - base : kTile);
+    double v[kPlanItems], before[kPlanItems], total;
+    Load(temp.load).Load(a + base, v, valid, 0.0);
+    __syncthreads();
+    Scan(temp.scan).ExclusiveSum(v, before, total);
+    __syncthreads();
+    int32_t plan[kPlanItems];
+    for (int j = 0; j < kPlanItems; ++j) {
+      const double b = carry + before[j];
+      plan[j] = PlanChunk(b, b + v[j]);
     }
+    Store(temp.store).Store(p + base, plan, valid);
+    carry += total;
+    __syncthreads();
   }
-  if (c + 1 < chunks) Publish(b.prefix + base + c, chunks, KG, before + own, flag + c, kFlagPrefix);
-  if (lane < KG) {
-    plan[lane] = PlanChunk(before, before + own);
-    b.key[base + lane * chunks + c] = plan[lane];
-  }
-  __syncthreads();
+}
 
-  // Increments.
-  const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kChunkThreadTerms;
+// A chunk's increment is the ordered composition of its terms; any bracketing
+// gives the same pair (Then is associative), so this kernel need not follow
+// the walk's lanes of kSumLaneTerms: each thread composes kIncrementTerms
+// consecutive terms one element at a time, then an ordered tree of adjacent
+// threads (warp shuffles, then the warps) composes the chunk. Fewer, longer
+// threads halve the shuffle steps per term against lanes of 4.
+template <int K, class Terms>
+__global__ void __launch_bounds__(kIncrementThreads)
+    OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
+                              SumIncrement* inc) {
+  constexpr int G = TermGroups<Terms>::value, KG = K / G;
+  constexpr int kWarps = kIncrementThreads / 32;
+  __shared__ int32_t plan[KG];
+  __shared__ SumIncrement warp_inc[kWarps][KG];
+  const uint64_t c = blockIdx.x;
+  const int g = blockIdx.y;
+  const int lane = threadIdx.x;
+  if (lane < KG) plan[lane] = key[(g * KG + lane) * chunks + c];
+  __syncthreads();
+  const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kIncrementTerms;
   SumIncrement v[KG];
   for (int k = 0; k < KG; ++k) v[k] = kSumNothing;
-  for (int j = 0; j < kChunkThreadTerms; ++j) {
+  for (int j = 0; j < kIncrementTerms; ++j) {
     double t[KG];
     ElementTerms<KG, G>(terms, n, first + j, g, t);
     for (int k = 0; k < KG; ++k) v[k] = Then(v[k], TermIncrement(t[k], plan[k]));
@@ -237,7 +228,7 @@ __global__ void __launch_bounds__(kChunkThreads)
   if (lane < KG) {
     SumIncrement r = warp_inc[0][lane];
     for (int w = 1; w < kWarps; ++w) r = Then(r, warp_inc[w][lane]);
-    b.inc[base + lane * chunks + c] = r;
+    inc[(g * KG + lane) * chunks + c] = r;
   }
 }
 
@@ -382,19 +373,21 @@ template <int K, class Terms>
 cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
                               double* d_out, cudaStream_t stream) {
   constexpr int G = detail::TermGroups<Terms>::value;
-  static_assert(K >= 1 && K % G == 0 && K / G <= detail::kChunkThreads, "K sums per launch");
+  static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
   if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
   const uint64_t chunks = detail::ChunkCount(n);
-  if (ws.bytes < OrderedSumWorkspaceBytes(n, K) || chunks * G > 0x7FFFFFFFu) {
+  if (ws.bytes < OrderedSumWorkspaceBytes(n, K) || chunks > 0x7FFFFFFFu) {
     return cudaErrorInvalidValue;
   }
   detail::OrderedSumBuffers b;
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
+  const unsigned grid = static_cast<unsigned>(chunks);
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
-  cudaError_t e = cudaMemsetAsync(b.ticket, 0, sizeof(uint32_t) * (1 + chunks * G), stream);
-  if (e != cudaSuccess) return e;
-  detail::OrderedSumChunkKernel<K>
-      <<<static_cast<unsigned>(chunks * G), detail::kChunkThreads, 0, stream>>>(terms, n, chunks, b);
+  detail::OrderedSumAdviceKernel<K>
+      <<<dim3(grid, G), detail::kAdviceThreads, 0, stream>>>(terms, n, chunks, b.advice);
+  detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+  detail::OrderedSumIncrementKernel<K>
+      <<<dim3(grid, G), detail::kIncrementThreads, 0, stream>>>(terms, n, chunks, b.key, b.inc);
   detail::OrderedSumRunsKernel<detail::kRunThreads><<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(
       b.key, b.inc, chunks, b.suffix, b.run_end);
   detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);

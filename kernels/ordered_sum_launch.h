@@ -20,7 +20,7 @@ struct OrderedSumWorkspace {
   size_t bytes = 0;
 };
 
-// Bytes of workspace for k sums of n terms each (about 60 bytes per sum and
+// Bytes of workspace for k sums of n terms each (about 48 bytes per sum and
 // chunk of 1024 terms).
 size_t OrderedSumWorkspaceBytes(uint64_t n, int k);
 
