@@ -32,6 +32,12 @@ struct Subscores {
   double Score() const;
 };
 
+// The norms of one scale from the six running sums of each channel, in the
+// order of MapTerms() (pixel_steps.h): d, d^4, artifact, artifact^4, detail,
+// detail^4. Every backend turns its sums into norms through this function.
+void NormsFromSums(const double sums[kNumChannels][6], int width, int height,
+                   ScaleNorms* out);
+
 struct Result {
   Subscores subscores;
   double score = 0.0;

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what ssimulacra2cmp needs to build and test on Debian 12, with
+# apt-get (as root, or through sudo). The CUDA toolkit is optional and not
+# installed here: when nvcc is on PATH (or in /usr/local/cuda/bin) the CUDA
+# backend is built too.
+set -euo pipefail
+SUDO=
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+packages=(
+  meson ninja-build pkg-config g++ python3
+  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  libgstreamer-plugins-bad1.0-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-bad
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CPU reference: SSIMULACRA 2.1 exactly as the canonical tool computes it
+// (exactness contract, layer 1), on frames turned into linear RGB by the
+// front end (layer 2). Every per-pixel step comes from the S2C_HD headers the
+// CUDA kernels use. Work is spread over a thread pool by lines, column blocks
+// and channels; each running sum is one loop in raster order, so the result
+// does not depend on the thread count.
+#ifndef S2C_CPU_REFERENCE_H_
+#define S2C_CPU_REFERENCE_H_
+
+#include <memory>
+
+#include "frame.h"
+#include "image.h"
+#include "status.h"
+#include "subscores.h"
+
+namespace s2c {
+
+class ThreadPool;
+
+// The float planes of one comparison, for bit-for-bit checks of another
+// backend (debug mode) and for debugging. `image` is 0 for the reference,
+// 1 for the distorted frame; `channel` is R, G, B for kLinear and X, Y, B
+// otherwise.
+enum class Stage { kLinear, kXyb, kMu, kSigmaSq, kSigma12 };
+class PlaneObserver {
+ public:
+  virtual ~PlaneObserver() = default;
+  // The view is valid only during the call.
+  virtual void OnPlane(Stage stage, int scale, int image, int channel,
+                       const PlaneView& plane) = 0;
+};
+
+class CpuReference {
+ public:
+  // threads <= 0: all cores.
+  explicit CpuReference(int threads);
+  ~CpuReference();
+
+  int threads() const;
+
+  // Scores `dist` against `ref`. Both frames are in host memory and must
+  // have the same size (at least kMinSide on each side); their formats may
+  // differ. Buffers are kept between calls of the same size.
+  Status Compare(const FrameView& ref, const FrameView& dist, Result* out,
+                 PlaneObserver* observer = nullptr);
+
+ private:
+  struct Workspace;
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<Workspace> ws_;
+};
+
+}  // namespace s2c
+
+#endif  // S2C_CPU_REFERENCE_H_

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The video front end's per-pixel arithmetic (exactness contract, layer 2):
+// from a frame's samples to the non-linear R'G'B' floats that layer 1 turns
+// into linear light. Written once, compiled by the host compiler for the CPU
+// reference and by nvcc for the kernels, so both give the same bits. The
+// definition, with its operation order, is docs/frontend.md; every
+// expression here is that document's, unfused (-ffp-contract=off on the
+// host, --fmad=false on the device).
+#ifndef S2C_FRONTEND_STEPS_H_
+#define S2C_FRONTEND_STEPS_H_
+
+#include <cstdint>
+
+#include "frame.h"
+#include "frontend.h"
+#include "hd.h"
+
+namespace s2c {
+
+// Sample (sx, sy) of a component's grid, as an integer. Byte loads, so any
+// alignment and any host byte order read the little-endian words right.
+S2C_HD uint32_t LoadSample(const FrameView& view, const ComponentLayout& c,
+                           int sx, int sy) {
+  const uint8_t* p = view.data[c.plane] + sy * view.stride[c.plane] +
+                     sx * c.step + c.offset;
+  uint32_t v = p[0];
+  if (c.bytes == 2) v |= static_cast<uint32_t>(p[1]) << 8;
+  return v >> c.shift;
+}
+
+// frontend.md, 2. (float)v is exact (v < 2^16); for RGB and gray the offset
+// is 0 and x - 0.0f == x, so this is the canonical (float)v * (float)(1/max).
+S2C_HD float NormaliseSample(uint32_t v, float offset, float scale) {
+  return (static_cast<float>(v) - offset) * scale;
+}
+
+// The one blend of two chroma values (frontend.md, 3).
+S2C_HD float BlendChroma(float w_near, float near, float w_far, float far) {
+  return w_near * near + w_far * far;
+}
+
+// Which chroma samples, with which weights, give the chroma at luma
+// position `pos` in one direction (frontend.md, 3). `n` is the number of
+// chroma samples in that direction; indices are clamped to [0, n).
+struct ChromaTaps {
+  int near;
+  int far;
+  float w_near;
+  float w_far;
+  bool single;  // take `near` as it is, no blend
+};
+
+S2C_HD ChromaTaps ChromaTapsAt(int pos, int shift, bool cosited, int n) {
+  if (shift == 0) return ChromaTaps{pos, pos, 1.0f, 0.0f, true};
+  const int i = pos >> 1;
+  const bool odd = (pos & 1) != 0;
+  if (cosited) {
+    if (!odd) return ChromaTaps{i, i, 1.0f, 0.0f, true};
+    const int far = i + 1 < n ? i + 1 : n - 1;
+    return ChromaTaps{i, far, 0.5f, 0.5f, false};
+  }
+  const int far = odd ? (i + 1 < n ? i + 1 : n - 1) : (i > 0 ? i - 1 : 0);
+  return ChromaTaps{i, far, 0.75f, 0.25f, false};
+}
+
+S2C_HD float ChromaSample(const FrameLayout& l, const FrameView& view, int k,
+                          int cx, int cy) {
+  return NormaliseSample(LoadSample(view, l.comp[k], cx, cy), l.chroma_offset,
+                         l.chroma_scale);
+}
+
+// Horizontal pass on chroma row `cy`.
+S2C_HD float ChromaRow(const FrameLayout& l, const FrameView& view, int k,
+                       const ChromaTaps& tx, int cy) {
+  const float a = ChromaSample(l, view, k, tx.near, cy);
+  if (tx.single) return a;
+  return BlendChroma(tx.w_near, a, tx.w_far,
+                     ChromaSample(l, view, k, tx.far, cy));
+}
+
+// Chroma component k (1: Cb, 2: Cr) at luma resolution: horizontal first,
+// then vertical on the horizontally interpolated rows.
+S2C_HD float ChromaAt(const FrameLayout& l, const FrameView& view, int k,
+                      const ChromaTaps& tx, const ChromaTaps& ty) {
+  const float a = ChromaRow(l, view, k, tx, ty.near);
+  if (ty.single) return a;
+  return BlendChroma(ty.w_near, a, ty.w_far, ChromaRow(l, view, k, tx, ty.far));
+}
+
+// [0, 1]; -0 and NaN (impossible by construction) become +0.
+S2C_HD float ClampUnit(float v) {
+  return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+}
+
+// The front end's R'G'B' of pixel (x, y), 0 <= x < width, 0 <= y < height,
+// of a frame DescribeFrame accepted with this layout.
+S2C_HD void RgbPrimeAt(const FrameLayout& l, const FrameView& view, int x,
+                       int y, float rgb[3]) {
+  if (l.model == ColorModel::kRgb) {
+    for (int k = 0; k < 3; ++k) {
+      rgb[k] = NormaliseSample(LoadSample(view, l.comp[k], x, y),
+                               l.luma_offset, l.luma_scale);
+    }
+    return;
+  }
+  const float luma = NormaliseSample(LoadSample(view, l.comp[0], x, y),
+                                     l.luma_offset, l.luma_scale);
+  if (l.model == ColorModel::kGray) {
+    rgb[0] = rgb[1] = rgb[2] = luma;
+    return;
+  }
+  const ChromaTaps tx =
+      ChromaTapsAt(x, l.chroma_shift_x, l.h_cosited, l.chroma_width);
+  const ChromaTaps ty =
+      ChromaTapsAt(y, l.chroma_shift_y, l.v_cosited, l.chroma_height);
+  const float cb = ChromaAt(l, view, 1, tx, ty);
+  const float cr = ChromaAt(l, view, 2, tx, ty);
+  rgb[0] = ClampUnit(luma + l.cr_r * cr);
+  rgb[1] = ClampUnit((luma - l.cb_g * cb) - l.cr_g * cr);
+  rgb[2] = ClampUnit(luma + l.cb_b * cb);
+}
+
+}  // namespace s2c
+
+#endif  // S2C_FRONTEND_STEPS_H_

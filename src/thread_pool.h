@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A fixed set of worker threads for the CPU reference. Run() hands out task
+// indices and returns when all are done; the calling thread works too. The
+// tasks of one Run() are independent (lines, column blocks, channels), so the
+// thread count never changes a result.
+#ifndef S2C_THREAD_POOL_H_
+#define S2C_THREAD_POOL_H_
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace s2c {
+
+class ThreadPool {
+ public:
+  // threads <= 0: one per hardware thread.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+  // Calls task(i) for every i in [0, num_tasks), spread over the threads.
+  void Run(int num_tasks, const std::function<void(int)>& task);
+
+ private:
+  void WorkerLoop();
+  void Drain();
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  const std::function<void(int)>* task_ = nullptr;
+  int num_tasks_ = 0;
+  std::atomic<int> next_{0};
+  int busy_ = 0;
+  unsigned generation_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace s2c
+
+#endif  // S2C_THREAD_POOL_H_
