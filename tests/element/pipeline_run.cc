@@ -78,7 +78,8 @@ bool Collect(GstMessage* message, RunResult* result) {
 }
 
 RunResult RunPipeline(const std::string& description,
-                      const std::vector<std::string>& props) {
+                      const std::vector<std::string>& props,
+                      const std::function<void(GstElement*)>& prepare) {
   RunResult result;
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
@@ -100,6 +101,7 @@ RunResult RunPipeline(const std::string& description,
     g_object_set(out, "signal-handoffs", TRUE, "sync", FALSE, nullptr);
     g_signal_connect(out, "handoff", G_CALLBACK(OnHandoff), &result);
   }
+  if (prepare) prepare(pipeline);
   GstBus* bus = gst_element_get_bus(pipeline);
   gst_element_set_state(pipeline, GST_STATE_PLAYING);
   for (;;) {

@@ -7,6 +7,7 @@
 
 #include <gst/gst.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,11 @@ const char* TestBackend();
 
 // Parses `description`, sets cmp's backend to TestBackend() (and `props`,
 // "name=value" pairs as gst-launch spells them, applied with
-// gst_util_set_object_arg), plays it to EOS or error.
+// gst_util_set_object_arg), calls `prepare` (e.g. to feed an appsrc), plays
+// it to EOS or error.
 RunResult RunPipeline(const std::string& description,
-                      const std::vector<std::string>& props = {});
+                      const std::vector<std::string>& props = {},
+                      const std::function<void(GstElement*)>& prepare = nullptr);
 
 // Fills `result` from one bus message; true when the message ended the run.
 bool Collect(GstMessage* message, RunResult* result);
