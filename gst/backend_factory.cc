@@ -2,8 +2,7 @@
 #include "backend_factory.h"
 
 #include "cpu_backend.h"
-#include "s2c_config.h"
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
 #include "cuda_resources.h"
 #endif
 
@@ -13,7 +12,7 @@ namespace {
 
 Status MakeCuda(GstElement* element, int device_id, int max_in_flight,
                 std::unique_ptr<Backend>* out) {
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
   return MakeContextBoundCudaBackend(element, device_id, max_in_flight, out);
 #else
   (void)element;

@@ -20,13 +20,14 @@
 #include "backend_factory.h"
 #include "pairing.h"
 #include "results_writer.h"
-#include "s2c_config.h"
 #include "score_message.h"
 #include "score_meta.h"
 #include "sink_caps.h"
 #include "stats.h"
 #include "video_desc.h"
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
+#include <gst/cuda/gstcudamemory.h>
+
 #include "cuda_resources.h"
 #endif
 
@@ -403,7 +404,7 @@ void QueueUnscored(Private* p, GstBuffer* ref) {
 bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
               bool device) {
   int flags = GST_MAP_READ;
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
   if (device) flags |= GST_MAP_CUDA;
 #else
   (void)device;
@@ -697,7 +698,7 @@ gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
       gst_query_set_accept_caps_result(query, s2c::IsAcceptableRawVideo(caps));
       return TRUE;
     }
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
     case GST_QUERY_CONTEXT:
       if (s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) return TRUE;
       break;
@@ -708,7 +709,7 @@ gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->sink_query(agg, pad, query);
 }
 
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
 gboolean SrcQuery(GstAggregator* agg, GstQuery* query) {
   if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
       s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) {
@@ -718,7 +719,8 @@ gboolean SrcQuery(GstAggregator* agg, GstQuery* query) {
 }
 
 void SetContext(GstElement* element, GstContext* context) {
-  s2c::SetCudaContext(element, context);
+  const int device_id = ReadSettings(GST_SSIMULACRA2_CMP(element)).cuda_device_id;
+  s2c::SetCudaContext(element, context, device_id);
   GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->set_context(element, context);
 }
 #endif
@@ -758,7 +760,9 @@ gboolean Start(GstAggregator* agg) {
     return FALSE;
   }
   if (!selection.fallback_reason.empty()) {
-#if S2C_HAVE_CUDA
+    // One warning where CUDA could have been used; a CPU-only build says so
+    // in the debug log only.
+#ifdef S2C_GST_CUDA
     GST_ELEMENT_WARNING(self, RESOURCE, NOT_FOUND,
                         ("No usable CUDA device; scoring on the CPU."),
                         ("%s", selection.fallback_reason.c_str()));
@@ -791,7 +795,7 @@ gboolean Stop(GstAggregator* agg) {
   p->backend.reset();
   p->writer.Close();
   gst_clear_caps(&p->ref_caps);
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
   s2c::ReleaseCudaContext(GST_ELEMENT(agg));
 #endif
   return TRUE;
@@ -1010,7 +1014,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   ac->stop = Stop;
   ac->flush = Flush;
   ac->get_next_time = GetNextTime;
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
   ac->src_query = SrcQuery;
   ec->set_context = SetContext;
 #endif

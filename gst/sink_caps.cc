@@ -4,14 +4,13 @@
 #include <gst/video/video.h>
 
 #include "frontend.h"
-#include "s2c_config.h"
 
 namespace s2c {
 
 namespace {
 
-// Spelled here rather than taken from gst/cuda/gstcudamemory.h so that the
-// CPU-only build does not need the CUDA headers.
+// GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, spelled here so that the CPU-only
+// build does not need the CUDA headers.
 constexpr char kCudaMemoryFeature[] = "memory:CUDAMemory";
 
 GstStructure* RawVideoStructure() {
@@ -41,7 +40,7 @@ GstStructure* RawVideoStructure() {
 GstCaps* SupportedCaps() {
   GstCaps* caps = gst_caps_new_empty();
   gst_caps_append_structure(caps, RawVideoStructure());
-#if S2C_HAVE_CUDA
+#ifdef S2C_GST_CUDA
   gst_caps_append_structure_full(caps, RawVideoStructure(),
                                  gst_caps_features_new(kCudaMemoryFeature, nullptr));
 #endif
@@ -61,8 +60,11 @@ bool IsAcceptableRawVideo(GstCaps* caps) {
   if (features == nullptr || gst_caps_features_is_equal(features, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)) {
     return true;
   }
-  return S2C_HAVE_CUDA && HasCudaMemoryFeature(caps) &&
-         gst_caps_features_get_size(features) == 1;
+#ifdef S2C_GST_CUDA
+  return HasCudaMemoryFeature(caps) && gst_caps_features_get_size(features) == 1;
+#else
+  return false;
+#endif
 }
 
 }  // namespace s2c
