@@ -204,8 +204,15 @@ GST_START_TEST(test_message_fields_and_types) {
   fail_unless(gst_structure_get_field_type(raw, "timestamp") == G_TYPE_UINT64);
   gst_structure_free(raw);
   double last = 0;
-  g_object_get(h.ref->element, "last-score", &last, nullptr);
+  GstStructure* stats = nullptr;
+  g_object_get(h.ref->element, "last-score", &last, "stats", &stats, nullptr);
   AssertBits(last, h.seen.frames[2].score);
+  s2c::SummaryMessage running;
+  fail_unless(s2c::SummaryMessage::FromStructure(stats, &running));
+  fail_unless(running.reason == "running");
+  fail_unless_equals_uint64(running.scores.frames, 3);
+  AssertBits(running.scores.max, s.scores.max);
+  gst_structure_free(stats);
   Teardown(&h);
 }
 GST_END_TEST;
@@ -463,6 +470,35 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
 }
 GST_END_TEST;
 
+// Live sources, the distorted branch 100 ms late per frame: beyond the
+// deadline, so every reference frame goes out unscored and is counted.
+std::string LateLivePipeline() {
+  const std::string live = "videotestsrc is-live=true num-buffers=10 ! " + I420(25);
+  return live + " ! cmp.ref_sink " + live +
+         " ! identity sleep-time=100000 ! cmp.dist_sink ssimulacra2cmp name=cmp ! "
+         "fakesink name=out";
+}
+
+GST_START_TEST(test_live_late_partner_passes_reference_unscored) {
+  const RunResult r = RunPipeline(LateLivePipeline());
+  fail_unless(r.errors.empty());
+  // Timing-dependent details (a loaded machine may let a pair through) are
+  // left out: every reference frame leaves, late ones are counted.
+  fail_unless_equals_int(r.out.size(), 10);
+  const s2c::SummaryMessage& m = r.summaries[0];
+  fail_unless(m.ref_late > 0);
+  fail_unless_equals_uint64(m.scores.frames + m.ref_late + m.ref_unpaired, 10);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_live_wait_policy_scores_every_frame) {
+  const RunResult r = RunPipeline(LateLivePipeline(), {"live-policy=wait"});
+  fail_unless(r.errors.empty());
+  fail_unless_equals_int(r.frames.size(), 10);
+  fail_unless_equals_uint64(r.summaries[0].ref_late, 0);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_backend_cuda_without_gpu_fails_at_start) {
   if (std::strcmp(s2c_test::TestBackend(), "cuda") == 0) return;  // has a GPU
   const RunResult r = RunPipeline(TwoSources(Source(2, I420(25).c_str()),
@@ -495,6 +531,8 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_max_in_flight_keeps_order_and_loses_nothing);
   tcase_add_test(tc, test_threshold_alarm_with_hysteresis);
   tcase_add_test(tc, test_results_file_has_one_line_per_frame);
+  tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
+  tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   tcase_add_test(tc, test_backend_cuda_without_gpu_fails_at_start);
   return s;
 }
