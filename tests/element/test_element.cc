@@ -514,6 +514,36 @@ GST_START_TEST(test_backend_cuda_without_gpu_fails_at_start) {
 }
 GST_END_TEST;
 
+// With the CUDA backend: both pads in CUDA memory (read in place with
+// GST_MAP_CUDA) give the same bits as system memory, and the meta survives
+// cudadownload. Other backends, or no nvcodec plugin: nothing to check.
+GST_START_TEST(test_cuda_memory_scores_equal_system_memory) {
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (std::strcmp(s2c_test::TestBackend(), "cuda") != 0 || upload == nullptr) {
+    std::printf("test_cuda_memory_scores_equal_system_memory: skipped (backend %s, cudaupload %s)\n",
+                s2c_test::TestBackend(), upload != nullptr ? "present" : "absent");
+    if (upload != nullptr) gst_object_unref(upload);
+    return;
+  }
+  gst_object_unref(upload);
+  const std::string ref = Source(6, I420(25).c_str());
+  const std::string dist = Source(6, I420(25).c_str(), "ball");
+  const RunResult host = RunPipeline(TwoSources(ref, dist));
+  const RunResult device = RunPipeline(
+      ref + " ! cudaupload ! cmp.ref_sink " + dist +
+      " ! cudaupload ! cmp.dist_sink ssimulacra2cmp name=cmp ! cudadownload ! fakesink name=out");
+  fail_unless(device.errors.empty(), "error: %s",
+              device.errors.empty() ? "" : device.errors[0].c_str());
+  fail_unless_equals_int(device.frames.size(), 6);
+  fail_unless_equals_int(host.frames.size(), 6);
+  for (size_t i = 0; i < 6; ++i) {
+    AssertBits(device.frames[i].score, host.frames[i].score);
+    fail_unless(device.out[i].has_meta);
+    AssertBits(device.out[i].meta.score, host.frames[i].score);
+  }
+}
+GST_END_TEST;
+
 static Suite* ssimulacra2cmp_suite() {
   Suite* s = suite_create("ssimulacra2cmp");
   TCase* tc = tcase_create("element");
@@ -537,6 +567,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   tcase_add_test(tc, test_backend_cuda_without_gpu_fails_at_start);
+  tcase_add_test(tc, test_cuda_memory_scores_equal_system_memory);
   return s;
 }
 
