@@ -122,6 +122,7 @@ struct Private {
   PadFormat format[2];
   GstCaps* ref_caps = nullptr;
   bool negotiation_failed = false;
+  bool paired_any = false;  // since start
   std::deque<Pending> pending;
   uint64_t next_tag = 0;
   uint64_t frame_index = 0;
@@ -412,6 +413,21 @@ bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
   return gst_video_frame_map(frame, info, buffer, static_cast<GstMapFlags>(flags));
 }
 
+bool SameSize(const PadFormat& a, const PadFormat& b) {
+  return a.desc.width == b.desc.width && a.desc.height == b.desc.height;
+}
+
+void ReportSizeMismatch(GstSsimulacra2Cmp* self, const PadFormat& r, const PadFormat& d) {
+  GST_ELEMENT_ERROR(self, STREAM, FORMAT,
+                    ("The reference is %dx%d but the distorted stream is %dx%d; "
+                     "insert videoscale ! video/x-raw,width=%d,height=%d before "
+                     "dist_sink.",
+                     r.desc.width, r.desc.height, d.desc.width, d.desc.height,
+                     r.desc.width, r.desc.height),
+                    (nullptr));
+  self->priv->negotiation_failed = true;
+}
+
 GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const Settings& s,
                          GstBuffer* ref, GstBuffer* dist) {
   Private* p = self->priv;
@@ -424,6 +440,13 @@ GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const Settings& s,
     gst_buffer_unref(dist);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  if (!SameSize(rf, df)) {
+    ReportSizeMismatch(self, rf, df);
+    gst_buffer_unref(ref);
+    gst_buffer_unref(dist);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  p->paired_any = true;
   GstFlowReturn flow = GST_FLOW_OK;
   if (rf.desc.width != p->configured_width || rf.desc.height != p->configured_height) {
     flow = Drain(self, 0);
@@ -633,18 +656,11 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
   f.cuda_memory = s2c::HasCudaMemoryFeature(caps);
   f.known = true;
   const PadFormat& other = p->format[1 - index];
-  if (other.known && (other.desc.width != f.desc.width ||
-                      other.desc.height != f.desc.height)) {
-    const PadFormat& r = index == kRef ? f : other;
-    const PadFormat& d = index == kRef ? other : f;
-    GST_ELEMENT_ERROR(self, STREAM, FORMAT,
-                      ("The reference is %dx%d but the distorted stream is %dx%d; "
-                       "insert videoscale ! video/x-raw,width=%d,height=%d before "
-                       "dist_sink.",
-                       r.desc.width, r.desc.height, d.desc.width, d.desc.height,
-                       r.desc.width, r.desc.height),
-                      ("caps: %" GST_PTR_FORMAT, caps));
-    p->negotiation_failed = true;
+  // Before the first pair a mismatch is a negotiation error right away; in
+  // mid-stream both pads may be switching size, so SubmitPair checks the
+  // pair it is given instead.
+  if (!p->paired_any && other.known && !SameSize(other, f)) {
+    ReportSizeMismatch(self, index == kRef ? f : other, index == kRef ? other : f);
     return FALSE;
   }
   if (index == kRef) {
@@ -782,6 +798,7 @@ gboolean Start(GstAggregator* agg) {
   p->backend_is_cuda = selection.is_cuda;
   p->configured_width = p->configured_height = 0;
   p->negotiation_failed = false;
+  p->paired_any = false;
   p->warned_rates = false;
   p->format[kRef] = PadFormat();
   p->format[kDist] = PadFormat();

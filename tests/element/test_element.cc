@@ -99,10 +99,10 @@ void Teardown(Harnesses* h) {
   gst_object_unref(h->bus);
 }
 
-// A 16x16 RGB frame whose content depends on `seed` (seed 0 and 0 are
+// A side x side (16 unless given) RGB frame whose content depends on `seed` (seed 0 and 0 are
 // identical frames).
-GstBuffer* Frame(int seed, GstClockTime pts) {
-  GstBuffer* b = gst_buffer_new_allocate(nullptr, 16 * 16 * 3, nullptr);
+GstBuffer* Frame(int seed, GstClockTime pts, int side = 16) {
+  GstBuffer* b = gst_buffer_new_allocate(nullptr, side * side * 3, nullptr);
   GstMapInfo map;
   gst_buffer_map(b, &map, GST_MAP_WRITE);
   for (gsize i = 0; i < map.size; ++i) map.data[i] = static_cast<guint8>((i * 7 + seed * 53) & 0xff);
@@ -312,6 +312,26 @@ GST_START_TEST(test_gaps_are_not_frames) {
   fail_unless_equals_uint64(h.seen.frames[1].frame_index, 1);
   fail_unless_equals_uint64(h.seen.summaries[0].ref_unpaired, 1);
   fail_unless_equals_uint64(h.seen.summaries[0].dist_unpaired, 0);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_both_pads_changing_size_midstream_keeps_scoring) {
+  Harnesses h = MakeHarnesses({});
+  PushPair(&h, 1, 2, 0);
+  PullOut(&h, 1);
+  // The reference switches first; for a moment the two sizes differ.
+  gst_harness_set_src_caps_str(h.ref, "video/x-raw,format=RGB,width=32,height=32,framerate=25/1");
+  gst_harness_set_src_caps_str(h.dist, "video/x-raw,format=RGB,width=32,height=32,framerate=25/1");
+  fail_unless(gst_harness_push(h.ref, Frame(1, kFrame, 32)) == GST_FLOW_OK);
+  fail_unless(gst_harness_push(h.dist, Frame(1, kFrame, 32)) == GST_FLOW_OK);
+  EndBoth(&h);
+  const auto out = PullOut(&h, 1);
+  WaitForSummary(&h);
+  fail_unless(h.seen.errors.empty(), "error: %s",
+              h.seen.errors.empty() ? "" : h.seen.errors[0].c_str());
+  fail_unless_equals_int(h.seen.frames.size(), 2);
+  AssertBits(out[0].meta.score, 100.0);
   Teardown(&h);
 }
 GST_END_TEST;
@@ -558,6 +578,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_distorted_ending_first_passes_reference_unscored);
   tcase_add_test(tc, test_gaps_are_not_frames);
   tcase_add_test(tc, test_size_mismatch_is_an_error_naming_videoscale);
+  tcase_add_test(tc, test_both_pads_changing_size_midstream_keeps_scoring);
   tcase_add_test(tc, test_unsupported_caps_errors_say_what_to_insert);
   tcase_add_test(tc, test_mixed_formats_on_the_two_pads);
   tcase_add_test(tc, test_flush_drops_and_restarts_statistics);
