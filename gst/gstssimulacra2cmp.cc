@@ -18,6 +18,7 @@
 #include <string>
 
 #include "backend_factory.h"
+#include "element_settings.h"
 #include "pairing.h"
 #include "results_writer.h"
 #include "score_message.h"
@@ -35,50 +36,6 @@ GST_DEBUG_CATEGORY_STATIC(gst_ssimulacra2_cmp_debug);
 #define GST_CAT_DEFAULT gst_ssimulacra2_cmp_debug
 
 namespace {
-
-enum class LivePolicy : int { kPassUnscored = 0, kWait = 1 };
-
-enum {
-  PROP_0,
-  PROP_BACKEND,
-  PROP_CUDA_DEVICE_ID,
-  PROP_MAX_IN_FLIGHT,
-  PROP_DIST_OFFSET,
-  PROP_PAIRING_TOLERANCE,
-  PROP_THRESHOLD,
-  PROP_THRESHOLD_HYSTERESIS,
-  PROP_RESULTS_LOCATION,
-  PROP_RESULTS_FORMAT,
-  PROP_POST_MESSAGES,
-  PROP_LIVE_POLICY,
-  PROP_LAST_SCORE,
-  PROP_STATS,
-};
-
-#define DEFAULT_BACKEND s2c::BackendChoice::kAuto
-#define DEFAULT_CUDA_DEVICE_ID -1
-#define DEFAULT_MAX_IN_FLIGHT 2
-#define DEFAULT_DIST_OFFSET 0
-#define DEFAULT_PAIRING_TOLERANCE GST_MSECOND
-#define DEFAULT_THRESHOLD (-G_MAXDOUBLE)
-#define DEFAULT_THRESHOLD_HYSTERESIS 1.0
-#define DEFAULT_RESULTS_FORMAT s2c::ResultsFormat::kJsonLines
-#define DEFAULT_POST_MESSAGES TRUE
-#define DEFAULT_LIVE_POLICY LivePolicy::kPassUnscored
-
-// Properties; read and written under the object lock.
-struct Settings {
-  s2c::BackendChoice backend = DEFAULT_BACKEND;
-  int cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
-  int max_in_flight = DEFAULT_MAX_IN_FLIGHT;
-  int64_t dist_offset = DEFAULT_DIST_OFFSET;
-  int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
-  double threshold = DEFAULT_THRESHOLD;
-  double threshold_hysteresis = DEFAULT_THRESHOLD_HYSTERESIS;
-  s2c::ResultsFormat results_format = DEFAULT_RESULTS_FORMAT;
-  bool post_messages = DEFAULT_POST_MESSAGES;
-  LivePolicy live_policy = DEFAULT_LIVE_POLICY;
-};
 
 // One reference buffer on its way out, in output order. A submitted one
 // holds both frames mapped until the backend returns its score.
@@ -110,7 +67,7 @@ struct Results {
 };
 
 struct Private {
-  Settings settings;  // object lock
+  s2c::ElementSettings settings;  // object lock
   std::string results_location;  // object lock
 
   // Streaming state: the source pad task, start/stop and flush touch it,
@@ -151,53 +108,9 @@ namespace {
 
 const char* const kPadNames[2] = {"ref_sink", "dist_sink"};
 
-GType BackendChoiceGetType() {
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-      {static_cast<int>(s2c::BackendChoice::kAuto),
-       "CUDA when a device works, else CPU", "auto"},
-      {static_cast<int>(s2c::BackendChoice::kCpu), "CPU reference", "cpu"},
-      {static_cast<int>(s2c::BackendChoice::kCuda), "CUDA (error without a GPU)",
-       "cuda"},
-      {0, nullptr, nullptr}};
-  if (g_once_init_enter(&type)) {
-    g_once_init_leave(&type, g_enum_register_static("GstSsimulacra2CmpBackend", values));
-  }
-  return type;
-}
-
-GType ResultsFormatGetType() {
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-      {static_cast<int>(s2c::ResultsFormat::kJsonLines), "JSON Lines", "jsonl"},
-      {static_cast<int>(s2c::ResultsFormat::kCsv), "CSV with a header line", "csv"},
-      {0, nullptr, nullptr}};
-  if (g_once_init_enter(&type)) {
-    g_once_init_leave(&type,
-                      g_enum_register_static("GstSsimulacra2CmpResultsFormat", values));
-  }
-  return type;
-}
-
-GType LivePolicyGetType() {
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-      {static_cast<int>(LivePolicy::kPassUnscored),
-       "Pass a reference frame unscored when its partner misses the deadline",
-       "pass-unscored"},
-      {static_cast<int>(LivePolicy::kWait),
-       "Wait for the partner, stalling the reference stream", "wait"},
-      {0, nullptr, nullptr}};
-  if (g_once_init_enter(&type)) {
-    g_once_init_leave(&type,
-                      g_enum_register_static("GstSsimulacra2CmpLivePolicy", values));
-  }
-  return type;
-}
-
-Settings ReadSettings(GstSsimulacra2Cmp* self) {
+s2c::ElementSettings ReadSettings(GstSsimulacra2Cmp* self) {
   GST_OBJECT_LOCK(self);
-  Settings s = self->priv->settings;
+  s2c::ElementSettings s = self->priv->settings;
   GST_OBJECT_UNLOCK(self);
   return s;
 }
@@ -291,7 +204,7 @@ void UnmapPending(Pending* p) {
   p->submitted = false;
 }
 
-void UpdateAlarm(GstSsimulacra2Cmp* self, const Settings& s,
+void UpdateAlarm(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
                  const s2c::FrameMessage& f) {
   Private* p = self->priv;
   const bool raise = !p->alarm && f.score < s.threshold;
@@ -313,7 +226,7 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const Settings& s,
 GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending,
                            double score) {
   Private* p = self->priv;
-  const Settings s = ReadSettings(self);
+  const s2c::ElementSettings s = ReadSettings(self);
   UnmapPending(pending);
   s2c::FrameMessage f = pending->frame;
   f.score = score;
@@ -428,7 +341,7 @@ void ReportSizeMismatch(GstSsimulacra2Cmp* self, const PadFormat& r, const PadFo
   self->priv->negotiation_failed = true;
 }
 
-GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const Settings& s,
+GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
                          GstBuffer* ref, GstBuffer* dist) {
   Private* p = self->priv;
   PadFormat& rf = p->format[kRef];
@@ -521,7 +434,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   Private* p = self->priv;
   if (p->negotiation_failed) return GST_FLOW_NOT_NEGOTIATED;
-  const Settings s = ReadSettings(self);
+  const s2c::ElementSettings s = ReadSettings(self);
   GstAggregatorPad* ref_pad = self->pads[kRef];
   GstAggregatorPad* dist_pad = self->pads[kDist];
 
@@ -547,7 +460,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
 
   const s2c::PairAction action = s2c::DecidePairing(
       ref_head, dist_head, s.pairing_tolerance, timeout,
-      s.live_policy == LivePolicy::kPassUnscored);
+      s.live_policy == s2c::LivePolicy::kPassUnscored);
   switch (action) {
     case s2c::PairAction::kWait:
       return GST_FLOW_OK;
@@ -595,7 +508,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
 // to pass on, so no timeout; with the "wait" policy neither.
 GstClockTime GetNextTime(GstAggregator* agg) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
-  if (ReadSettings(self).live_policy == LivePolicy::kWait) return GST_CLOCK_TIME_NONE;
+  if (ReadSettings(self).live_policy == s2c::LivePolicy::kWait) return GST_CLOCK_TIME_NONE;
   GstBuffer* ref = gst_aggregator_pad_peek_buffer(self->pads[kRef]);
   if (ref == nullptr) return GST_CLOCK_TIME_NONE;
   const s2c::PadHead head = HeadOf(self->pads[kRef], ref, 0);
@@ -759,7 +672,7 @@ GstFlowReturn UpdateSrcCaps(GstAggregator* agg, GstCaps* downstream, GstCaps** r
 gboolean Start(GstAggregator* agg) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   Private* p = self->priv;
-  const Settings s = ReadSettings(self);
+  const s2c::ElementSettings s = ReadSettings(self);
   GST_OBJECT_LOCK(self);
   const std::string location = p->results_location;
   GST_OBJECT_UNLOCK(self);
@@ -833,161 +746,36 @@ void SetProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(object);
   Private* p = self->priv;
   GST_OBJECT_LOCK(self);
-  Settings& s = p->settings;
-  switch (id) {
-    case PROP_BACKEND:
-      s.backend = static_cast<s2c::BackendChoice>(g_value_get_enum(value));
-      break;
-    case PROP_CUDA_DEVICE_ID: s.cuda_device_id = g_value_get_int(value); break;
-    case PROP_MAX_IN_FLIGHT: s.max_in_flight = static_cast<int>(g_value_get_uint(value)); break;
-    case PROP_DIST_OFFSET: s.dist_offset = g_value_get_int64(value); break;
-    case PROP_PAIRING_TOLERANCE:
-      s.pairing_tolerance = static_cast<int64_t>(g_value_get_uint64(value));
-      break;
-    case PROP_THRESHOLD: s.threshold = g_value_get_double(value); break;
-    case PROP_THRESHOLD_HYSTERESIS: s.threshold_hysteresis = g_value_get_double(value); break;
-    case PROP_RESULTS_LOCATION: {
-      const char* location = g_value_get_string(value);
-      p->results_location = location != nullptr ? location : "";
-      break;
-    }
-    case PROP_RESULTS_FORMAT:
-      s.results_format = static_cast<s2c::ResultsFormat>(g_value_get_enum(value));
-      break;
-    case PROP_POST_MESSAGES: s.post_messages = g_value_get_boolean(value); break;
-    case PROP_LIVE_POLICY:
-      s.live_policy = static_cast<LivePolicy>(g_value_get_enum(value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
-      break;
-  }
+  const bool known = s2c::SetSettingsProperty(&p->settings, &p->results_location, id, value);
   GST_OBJECT_UNLOCK(self);
+  if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
 void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(object);
   Private* p = self->priv;
-  if (id == PROP_LAST_SCORE) {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    g_value_set_double(value, p->results.last_score);
-    return;
-  }
-  if (id == PROP_STATS) {
-    g_value_take_boxed(value, MakeSummary(p, "running").ToStructure());
-    return;
+  switch (id) {
+    case s2c::PROP_LAST_SCORE: {
+      std::lock_guard<std::mutex> lock(p->results_lock);
+      g_value_set_double(value, p->results.last_score);
+      return;
+    }
+    case s2c::PROP_STATS:
+      g_value_take_boxed(value, MakeSummary(p, "running").ToStructure());
+      return;
+    default:
+      break;
   }
   GST_OBJECT_LOCK(self);
-  const Settings& s = p->settings;
-  switch (id) {
-    case PROP_BACKEND: g_value_set_enum(value, static_cast<int>(s.backend)); break;
-    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, s.cuda_device_id); break;
-    case PROP_MAX_IN_FLIGHT: g_value_set_uint(value, static_cast<guint>(s.max_in_flight)); break;
-    case PROP_DIST_OFFSET: g_value_set_int64(value, s.dist_offset); break;
-    case PROP_PAIRING_TOLERANCE:
-      g_value_set_uint64(value, static_cast<guint64>(s.pairing_tolerance));
-      break;
-    case PROP_THRESHOLD: g_value_set_double(value, s.threshold); break;
-    case PROP_THRESHOLD_HYSTERESIS: g_value_set_double(value, s.threshold_hysteresis); break;
-    case PROP_RESULTS_LOCATION:
-      g_value_set_string(value, p->results_location.empty() ? nullptr
-                                                            : p->results_location.c_str());
-      break;
-    case PROP_RESULTS_FORMAT: g_value_set_enum(value, static_cast<int>(s.results_format)); break;
-    case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); break;
-    case PROP_LIVE_POLICY: g_value_set_enum(value, static_cast<int>(s.live_policy)); break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
-      break;
-  }
+  const bool known = s2c::GetSettingsProperty(p->settings, p->results_location, id, value);
   GST_OBJECT_UNLOCK(self);
+  if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
 
 void Finalize(GObject* object) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(object);
   delete self->priv;
   G_OBJECT_CLASS(gst_ssimulacra2_cmp_parent_class)->finalize(object);
-}
-
-void InstallProperties(GObjectClass* oc) {
-  const auto flags = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                                              GST_PARAM_MUTABLE_READY);
-  const auto read_only = static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_property(
-      oc, PROP_BACKEND,
-      g_param_spec_enum("backend", "Backend",
-                        "Where frames are scored: auto (CUDA when a device works, else "
-                        "CPU with a warning), cpu, or cuda (error without a GPU)",
-                        BackendChoiceGetType(), static_cast<int>(DEFAULT_BACKEND), flags));
-  g_object_class_install_property(
-      oc, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int("cuda-device-id", "CUDA device id",
-                       "CUDA device to score on (-1: the shared context's, else device 0)",
-                       -1, G_MAXINT, DEFAULT_CUDA_DEVICE_ID, flags));
-  g_object_class_install_property(
-      oc, PROP_MAX_IN_FLIGHT,
-      g_param_spec_uint("max-in-flight", "Max in flight",
-                        "Frame pairs queued on the GPU before the element waits for the "
-                        "oldest; the reported latency is (max-in-flight - 1) frames",
-                        1, 64, DEFAULT_MAX_IN_FLIGHT, flags));
-  g_object_class_install_property(
-      oc, PROP_DIST_OFFSET,
-      g_param_spec_int64("dist-offset", "Distorted offset",
-                         "Nanoseconds added to the distorted stream's running time "
-                         "before pairing",
-                         G_MININT64, G_MAXINT64, DEFAULT_DIST_OFFSET, flags));
-  g_object_class_install_property(
-      oc, PROP_PAIRING_TOLERANCE,
-      g_param_spec_uint64("pairing-tolerance", "Pairing tolerance",
-                          "Largest running-time difference (ns) of a scored pair",
-                          0, G_MAXINT64, DEFAULT_PAIRING_TOLERANCE, flags));
-  g_object_class_install_property(
-      oc, PROP_THRESHOLD,
-      g_param_spec_double("threshold", "Threshold",
-                          "A score below this posts a \"threshold\" message (default: "
-                          "never)",
-                          -G_MAXDOUBLE, 100.0, DEFAULT_THRESHOLD, flags));
-  g_object_class_install_property(
-      oc, PROP_THRESHOLD_HYSTERESIS,
-      g_param_spec_double("threshold-hysteresis", "Threshold hysteresis",
-                          "After an alarm, scores must reach threshold + this before "
-                          "\"threshold-cleared\" is posted",
-                          0.0, G_MAXDOUBLE, DEFAULT_THRESHOLD_HYSTERESIS, flags));
-  g_object_class_install_property(
-      oc, PROP_RESULTS_LOCATION,
-      g_param_spec_string("results-location", "Results location",
-                          "File that gets one line per scored frame, flushed as frames "
-                          "are scored (none by default)",
-                          nullptr, flags));
-  g_object_class_install_property(
-      oc, PROP_RESULTS_FORMAT,
-      g_param_spec_enum("results-format", "Results format", "Format of results-location",
-                        ResultsFormatGetType(), static_cast<int>(DEFAULT_RESULTS_FORMAT),
-                        flags));
-  g_object_class_install_property(
-      oc, PROP_POST_MESSAGES,
-      g_param_spec_boolean("post-messages", "Post messages",
-                           "Post a \"frame\" element message for every scored pair",
-                           DEFAULT_POST_MESSAGES,
-                           static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                                                    GST_PARAM_MUTABLE_PLAYING)));
-  g_object_class_install_property(
-      oc, PROP_LIVE_POLICY,
-      g_param_spec_enum("live-policy", "Live policy",
-                        "In a live pipeline, what happens to a reference frame whose "
-                        "distorted partner has not arrived by its deadline",
-                        LivePolicyGetType(), static_cast<int>(DEFAULT_LIVE_POLICY), flags));
-  g_object_class_install_property(
-      oc, PROP_LAST_SCORE,
-      g_param_spec_double("last-score", "Last score",
-                          "Score of the last scored pair (NaN before the first)",
-                          -G_MAXDOUBLE, 100.0, 0.0, read_only));
-  g_object_class_install_property(
-      oc, PROP_STATS,
-      g_param_spec_boxed("stats", "Statistics",
-                         "The segment's statistics so far, with the fields of the "
-                         "summary message (reason \"running\")",
-                         GST_TYPE_STRUCTURE, read_only));
 }
 
 }  // namespace
@@ -1003,7 +791,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   oc->set_property = SetProperty;
   oc->get_property = GetProperty;
   oc->finalize = Finalize;
-  InstallProperties(oc);
+  s2c::InstallElementProperties(oc);
 
   GstCaps* caps = s2c::SupportedCaps();
   gst_element_class_add_pad_template(
@@ -1035,10 +823,6 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   ac->src_query = SrcQuery;
   ec->set_context = SetContext;
 #endif
-
-  gst_type_mark_as_plugin_api(BackendChoiceGetType(), static_cast<GstPluginAPIFlags>(0));
-  gst_type_mark_as_plugin_api(ResultsFormatGetType(), static_cast<GstPluginAPIFlags>(0));
-  gst_type_mark_as_plugin_api(LivePolicyGetType(), static_cast<GstPluginAPIFlags>(0));
 }
 
 static void gst_ssimulacra2_cmp_init(GstSsimulacra2Cmp* self) {
