@@ -3,6 +3,7 @@
 
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
 #include <string>
@@ -84,6 +85,19 @@ void SetCudaContext(GstElement* element, GstContext* context, int device_id) {
 }
 
 void ReleaseCudaContext(GstElement* element) { StoreContext(element, nullptr); }
+
+bool IsReadableInPlace(GstElement* element, GstBuffer* buffer) {
+  GstCudaContext* ours = ContextOf(element);
+  if (ours == nullptr) return false;
+  const guint n = gst_buffer_n_memory(buffer);
+  for (guint i = 0; i < n; ++i) {
+    GstMemory* mem = gst_buffer_peek_memory(buffer, i);
+    if (!gst_is_cuda_memory(mem)) return false;
+    GstCudaContext* theirs = reinterpret_cast<GstCudaMemory*>(mem)->context;
+    if (theirs != ours && !gst_cuda_context_can_access_peer(ours, theirs)) return false;
+  }
+  return true;
+}
 
 Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_in_flight,
                                    std::unique_ptr<Backend>* out) {

@@ -25,6 +25,12 @@ void SetCudaContext(GstElement* element, GstContext* context, int device_id);
 // Drops the element's context (at stop).
 void ReleaseCudaContext(GstElement* element);
 
+// True when every memory of `buffer` is CUDA memory the element's context
+// can read in place (its own context, or a peer one); otherwise the element
+// maps the frame to the host instead of handing the backend foreign device
+// pointers.
+bool IsReadableInPlace(GstElement* element, GstBuffer* buffer);
+
 // Finds or creates the element's context (shared through GstContext, so a
 // CUDA decoder upstream and this element use one context) and makes the CUDA
 // backend inside it. Every call on the returned backend runs with that

@@ -315,6 +315,16 @@ void QueueUnscored(Private* p, GstBuffer* ref) {
   p->pending.push_back(pending);
 }
 
+bool ReadableInPlace(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
+#ifdef S2C_GST_CUDA
+  return s2c::IsReadableInPlace(GST_ELEMENT(self), buffer);
+#else
+  (void)self;
+  (void)buffer;
+  return false;
+#endif
+}
+
 bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
               bool device) {
   int flags = GST_MAP_READ;
@@ -389,8 +399,10 @@ GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
   pending.ref = ref;
   pending.frame = DescribeRef(self->pads[kRef], ref, dist);
   // Device pointers only when the backend runs on CUDA and both frames live
-  // in CUDA memory; otherwise both are read from host memory.
-  const bool device = p->backend_is_cuda && rf.cuda_memory && df.cuda_memory;
+  // in CUDA memory its context can read; otherwise both are read from host
+  // memory (GStreamer downloads CUDA memory on a host map).
+  const bool device = p->backend_is_cuda && rf.cuda_memory && df.cuda_memory &&
+                      ReadableInPlace(self, ref) && ReadableInPlace(self, dist);
   if (!MapFrame(&pending.ref_frame, &rf.info, ref, device)) {
     GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not map a reference frame."), (nullptr));
     gst_buffer_unref(ref);
