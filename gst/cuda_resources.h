@@ -28,7 +28,10 @@ void ReleaseCudaContext(GstElement* element);
 // True when every memory of `buffer` is CUDA memory the element's context
 // can read in place (its own context, or a peer one); otherwise the element
 // maps the frame to the host instead of handing the backend foreign device
-// pointers.
+// pointers. No synchronisation is needed before reading: CUDA memory in
+// GStreamer 1.22 carries no stream, and its producers (cudaupload, the
+// nvcodec decoders) synchronise before pushing. From 1.24 on,
+// gst_cuda_memory_sync() would be the named wait to add here.
 bool IsReadableInPlace(GstElement* element, GstBuffer* buffer);
 
 // Finds or creates the element's context (shared through GstContext, so a
