@@ -31,10 +31,14 @@ class CpuBackend : public Backend {
     if (memory != MemoryKind::kHost) {
       return Unsupported("the CPU backend reads host memory only");
     }
+    if (width_ == 0) {
+      return InvalidArgument("Submit before Configure: no frame size set");
+    }
     if (ref.desc.width != width_ || ref.desc.height != height_) {
-      return InvalidArgument("frame size differs from the configured " +
-                             std::to_string(width_) + "x" +
-                             std::to_string(height_));
+      return InvalidArgument(
+          "frame size " + std::to_string(ref.desc.width) + "x" +
+          std::to_string(ref.desc.height) + " differs from the configured " +
+          std::to_string(width_) + "x" + std::to_string(height_));
     }
     Done done;
     done.tag = tag;

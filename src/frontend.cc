@@ -96,8 +96,8 @@ const FormatInfo* Find(PixelFormat format) {
   return &kFormats[i];
 }
 
-// Bytes between two samples of `plane` (the step of any component in it;
-// for packed RGB it includes alpha/x), and whether the plane is chroma.
+// Bytes between two samples of `plane`: the step of any component in it
+// (for packed RGB it includes alpha/x).
 int PlaneStep(const FormatInfo& f, int plane) {
   for (const ComponentLayout& c : f.comp) {
     if (c.plane == plane) return c.step;

@@ -12,18 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "check.h"
 #include "frontend.h"
 #include "frontend_steps.h"
 
 namespace s2c {
 namespace {
 
-int g_failures = 0;
-
-void Fail(const std::string& what) {
-  ++g_failures;
-  std::fprintf(stderr, "FAIL: %s\n", what.c_str());
-}
+void Fail(const std::string& what) { S2C_CHECK(false, "%s", what.c_str()); }
 
 bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -34,11 +30,8 @@ std::string Where(const char* test, PixelFormat f, int x, int y, int c) {
 }
 
 void ExpectSame(float got, float want, const std::string& where) {
-  if (!SameBits(got, want)) {
-    Fail(where + ": got " + std::to_string(got) + " want " +
-         std::to_string(want));
-    std::fprintf(stderr, "  got %.17g want %.17g\n", got, want);
-  }
+  S2C_CHECK(SameBits(got, want), "%s: got %.17g want %.17g", where.c_str(),
+            static_cast<double>(got), static_cast<double>(want));
 }
 
 // A frame owning its planes, rows padded beyond the row size so that
@@ -495,11 +488,10 @@ void test_yuv_formats_follow_the_definition(std::mt19937& rng) {
             const int n = c.w * c.h;
             int bad = 0;
             for (int i = 0; i < 3 * n && bad < 3; ++i) {
-              if (!SameBits(got[i], want[i])) {
-                ++bad;
-                Fail(Case(yf, c.w, c.h, m, r, s) + Where("", yf.f, i % n % c.w, i % n / c.w, i / n));
-                std::fprintf(stderr, "  got %.17g want %.17g\n", got[i], want[i]);
-              }
+              if (!SameBits(got[i], want[i])) ++bad;
+              ExpectSame(got[i], want[i],
+                         Case(yf, c.w, c.h, m, r, s) +
+                             Where("", yf.f, i % n % c.w, i % n / c.w, i / n));
             }
           }
         }
@@ -789,10 +781,5 @@ int main() {
   s2c::test_layout_constants_are_the_documented_bits();
   s2c::test_bad_frames_are_refused_with_a_clear_message();
   s2c::test_pfm_dump_holds_the_exact_floats(rng);
-  if (s2c::g_failures != 0) {
-    std::fprintf(stderr, "%d failure(s)\n", s2c::g_failures);
-    return 1;
-  }
-  std::printf("test_frontend: all passed\n");
-  return 0;
+  return s2c::test::GlobalTally().Finish();
 }

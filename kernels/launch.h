@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The one kernel header host code sees (only src/cuda_backend.cc includes
+// it): plain launch functions that take plane views, workspace pointers and a
+// stream, enqueue their kernels and return the launch status. Nothing here
+// synchronises. The kernels are thin __global__ wrappers over the S2C_HD
+// steps of src/ (pixel_steps.h, blur_steps.h, frontend_steps.h), so every
+// f32 plane and f64 term is the CPU reference's (exactness contract, layer 3).
+#ifndef S2C_KERNELS_LAUNCH_H_
+#define S2C_KERNELS_LAUNCH_H_
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "blur_coeffs.h"
+#include "frame.h"
+#include "frontend.h"
+#include "image.h"
+
+namespace s2c {
+namespace cuda {
+
+// The three channels of one image (R, G, B or X, Y, B).
+struct ImagePlanes {
+  PlaneView c[3];
+};
+// Reference (0) and distorted (1).
+struct PairPlanes {
+  ImagePlanes img[2];
+};
+
+// The five blurred planes of a channel, in this order.
+enum BlurKind : int { kMu1 = 0, kMu2, kSigma11, kSigma22, kSigma12, kNumBlurKinds };
+struct BlurPlanes {
+  PlaneView p[3][kNumBlurKinds];  // [channel][kind]
+};
+
+// The two frames of a pair as the front end reads them (device pointers).
+struct PairFrames {
+  FrameLayout layout[2];
+  FrameView view[2];
+};
+
+// Scale 0: front end of both frames to linear RGB, straight into positive
+// XYB (`xyb`, width x height of the frames) and the 2x2 box average of the
+// linear planes (`next`, the size of scale 1). Full-size linear planes are
+// written only to `debug_linear` when its planes are non-null (debug mode).
+cudaError_t LaunchFrontEnd(const PairFrames& frames, const PairPlanes& xyb,
+                           const PairPlanes& next,
+                           const PairPlanes& debug_linear, cudaStream_t stream);
+
+// Scale s > 0: positive XYB of the stored linear planes, and the next
+// scale's linear planes when `next` is non-null (the last scale has none).
+cudaError_t LaunchScaleStart(const PairPlanes& linear, const PairPlanes& xyb,
+                             const PairPlanes& next, cudaStream_t stream);
+
+// The five blurs of all three channels, in two launches: the horizontal
+// pass from the XYB planes (products formed on the fly) into `out`, then the
+// vertical pass in place on `out`. Both require rg.radius == 5 (sigma 1.5)
+// and return cudaErrorInvalidValue otherwise.
+cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
+                                 const PairPlanes& xyb, const BlurPlanes& out,
+                                 cudaStream_t stream);
+cudaError_t LaunchBlurVertical(const RecursiveGaussian& rg,
+                               const BlurPlanes& out, cudaStream_t stream);
+
+// Six running sums per channel of the map terms (pixel_steps.h, MapTerms)
+// over one scale, written to sums[c * 6 + k]. Exact: the bits of the CPU's
+// raster-order loop, by the ordered sum. `workspace` holds
+// MapSumsWorkspaceBytes(w, h) bytes and is used by one launch at a time.
+size_t MapSumsWorkspaceBytes(int width, int height);
+cudaError_t LaunchMapSumsExact(const PairPlanes& xyb, const BlurPlanes& blurred,
+                               void* workspace, double* sums,
+                               cudaStream_t stream);
+
+// The same sums by a plain parallel tree reduction: NOT the CPU's bits. For
+// the benchmark's exact/tree ratio only. `partials` holds
+// kTreeSumPartials * 18 doubles.
+constexpr int kTreeSumPartials = 1024;
+cudaError_t LaunchMapSumsTree(const PairPlanes& xyb, const BlurPlanes& blurred,
+                              double* partials, double* sums,
+                              cudaStream_t stream);
+
+// cudaSuccess when this build's kernels can run on the current device
+// (e.g. cudaErrorNoKernelImageForDevice when built for another arch).
+cudaError_t CheckKernelImage();
+
+}  // namespace cuda
+}  // namespace s2c
+
+#endif  // S2C_KERNELS_LAUNCH_H_

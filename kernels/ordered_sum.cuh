@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Device side of the exact ordered sum (src/ordered_sum.h): K sums of the
+// terms a functor gives, each with the bits of the CPU's loop
+// `s = 0.0; for i in raster order: s += t[i]`.
+//
+// Terms is a device-callable functor
+//   __device__ void operator()(uint64_t i, double (&t)[K]) const
+// giving the K terms of element i; the passes evaluate it again rather than
+// storing 8 bytes per term and sum. Five kernels per launch, all on the
+// caller's stream, no allocation and no synchronisation inside:
+//   advice     one block per chunk of 1024 terms: a tree sum (the plan's input)
+//   plan       one block per sum: prefix of the advice, a binade per chunk
+//   increments one block per chunk: lanes of 4 terms composed in order, then
+//              an ordered tree of adjacent lanes, under the chunk's plan
+//   runs       one block per tile of 1024 chunks and sum: an ordered segmented
+//              scan from the tile's end, so that each chunk knows the composed
+//              rest of its run of chunks that share a binade
+//   walk       one block per sum: lane 0 steps over runs with the exact sum,
+//              through windows of them staged in shared memory; a chunk that
+//              fails its check is added by the block in rounds: the lanes
+//              that fit the sum's binade at once (an ordered prefix scan),
+//              then the lane where the sum leaves it, term by term.
+// Order matters everywhere increments are combined (Then is not
+// commutative): only adjacent pieces, earlier on the left.
+#ifndef S2C_KERNELS_ORDERED_SUM_CUH_
+#define S2C_KERNELS_ORDERED_SUM_CUH_
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
+
+#include "ordered_sum.h"
+#include "ordered_sum_launch.h"
+
+namespace s2c {
+namespace cuda {
+namespace detail {
+
+constexpr int kAdviceThreads = kSumChunkLanes;
+constexpr int kPlanThreads = 256;
+constexpr int kPlanItems = 16;  // chunks per thread in the plan's scan
+constexpr int kRunThreads = 256;
+constexpr int kWalkWindow = 1024;  // chunks of runs staged in shared memory
+static_assert(kSumChunkLanes % 32 == 0, "chunks are whole warps");
+
+struct OrderedSumBuffers {
+  double* advice;          // [sum][chunk]
+  int32_t* key;            // [sum][chunk], the plan
+  SumIncrement* inc;       // [sum][chunk]
+  SumIncrement* suffix;    // [sum][chunk], the rest of the chunk's run
+  uint32_t* run_end;       // [sum][chunk]
+};
+
+inline size_t AlignUp(size_t v) { return (v + 255) & ~size_t{255}; }
+
+inline size_t ChunkCount(uint64_t n) { return (n + kSumChunkTerms - 1) / kSumChunkTerms; }
+
+inline size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers* b, char* base) {
+  size_t off = 0;
+  auto take = [&](size_t bytes) {
+    char* p = base ? base + off : nullptr;
+    off += AlignUp(bytes * chunks * k);
+    return p;
+  };
+  OrderedSumBuffers out;
+  out.advice = reinterpret_cast<double*>(take(sizeof(double)));
+  out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
+  out.inc = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
+  out.suffix = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
+  out.run_end = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
+  if (b) *b = out;
+  return off;
+}
+
+struct ThenOp {
+  __device__ SumIncrement operator()(SumIncrement a, SumIncrement b) const { return Then(a, b); }
+};
+
+// The terms of lane `lane` of chunk c, zero past n.
+template <int K, class Terms>
+__device__ void LaneTerms(const Terms& terms, uint64_t n, uint64_t c, int lane,
+                          double (&t)[kSumLaneTerms][K]) {
+  for (int j = 0; j < kSumLaneTerms; ++j) {
+    const uint64_t i = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kSumLaneTerms + j;
+    if (i < n) {
+      terms(i, t[j]);
+    } else {
+      for (int k = 0; k < K; ++k) t[j][k] = 0.0;
+    }
+  }
+}
+
+template <int K, class Terms>
+__global__ void __launch_bounds__(kAdviceThreads)
+    OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {
+  using Reduce = cub::BlockReduce<double, kAdviceThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const uint64_t c = blockIdx.x;
+  double t[kSumLaneTerms][K];
+  LaneTerms<K>(terms, n, c, threadIdx.x, t);
+  for (int k = 0; k < K; ++k) {
+    // Advice only: any order will do.
+    const double lane = (t[0][k] + t[1][k]) + (t[2][k] + t[3][k]);
+    const double sum = Reduce(temp).Sum(lane);
+    if (threadIdx.x == 0) advice[k * chunks + c] = sum;
+    __syncthreads();
+  }
+}
+
+// Templates only so that the header can define them in every user.
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    OrderedSumPlanKernel(const double* advice, uint64_t chunks, int32_t* key) {
+  constexpr int kTile = kThreads * kPlanItems;
+  using Load = cub::BlockLoad<double, kThreads, kPlanItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<double, kThreads>;
+  using Store = cub::BlockStore<int32_t, kThreads, kPlanItems, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+    typename Store::TempStorage store;
+  } temp;
+  const double* a = advice + blockIdx.x * chunks;
+  int32_t* p = key + blockIdx.x * chunks;
+  double carry = 0.0;
+  for (uint64_t base = 0; base < chunks; base += kTile) {
+    const int valid = static_cast<int>(chunks - base < kTile ? chunks - base : kTile);
+    double v[kPlanItems], before[kPlanItems], total;
+    Load(temp.load).Load(a + base, v, valid, 0.0);
+    __syncthreads();
+    Scan(temp.scan).ExclusiveSum(v, before, total);
+    __syncthreads();
+    int32_t plan[kPlanItems];
+    for (int j = 0; j < kPlanItems; ++j) {
+      const double b = carry + before[j];
+      plan[j] = PlanChunk(b, b + v[j]);
+    }
+    Store(temp.store).Store(p + base, plan, valid);
+    carry += total;
+    __syncthreads();
+  }
+}
+
+template <int K, class Terms>
+__global__ void __launch_bounds__(kSumChunkLanes)
+    OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
+                              SumIncrement* inc) {
+  constexpr int kWarps = kSumChunkLanes / 32;
+  __shared__ SumIncrement warp_inc[kWarps][K];
+  const uint64_t c = blockIdx.x;
+  const int lane = threadIdx.x;
+  double t[kSumLaneTerms][K];
+  LaneTerms<K>(terms, n, c, lane, t);
+  SumIncrement v[K];
+  for (int k = 0; k < K; ++k) {
+    const double x[kSumLaneTerms] = {t[0][k], t[1][k], t[2][k], t[3][k]};
+    v[k] = LaneIncrement(x, key[k * chunks + c]);
+  }
+  // Ordered tree inside the warp: lane i takes lane i + step. Lanes whose
+  // result is not used compute garbage, which saturates harmlessly.
+  for (int step = 1; step < 32; step *= 2) {
+    for (int k = 0; k < K; ++k) {
+      SumIncrement o;
+      o.even = __shfl_down_sync(0xFFFFFFFFu, v[k].even, step);
+      o.odd = __shfl_down_sync(0xFFFFFFFFu, v[k].odd, step);
+      v[k] = Then(v[k], o);
+    }
+  }
+  if (lane % 32 == 0) {
+    for (int k = 0; k < K; ++k) warp_inc[lane / 32][k] = v[k];
+  }
+  __syncthreads();
+  if (lane < K) {
+    SumIncrement r = warp_inc[0][lane];
+    for (int w = 1; w < kWarps; ++w) r = Then(r, warp_inc[w][lane]);
+    inc[lane * chunks + c] = r;
+  }
+}
+
+// An element of the runs scan, visited from a tile's last chunk to its first.
+struct RunPiece {
+  SumIncrement v;
+  uint32_t end;
+  uint32_t ends_run;  // the chunk is the last of its run: the scan restarts
+};
+struct RunPieceOp {
+  __device__ RunPiece operator()(RunPiece later, RunPiece earlier) const {
+    if (earlier.ends_run) return earlier;
+    return {Then(earlier.v, later.v), later.end, later.ends_run};
+  }
+};
+
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    OrderedSumRunsKernel(const int32_t* key, const SumIncrement* inc, uint64_t chunks,
+                         SumIncrement* suffix, uint32_t* run_end) {
+  constexpr int kItems = kSumRunTile / kThreads;
+  using Scan = cub::BlockScan<RunPiece, kThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  const uint64_t off = blockIdx.y * chunks;
+  const uint64_t last = (static_cast<uint64_t>(blockIdx.x) + 1) * kSumRunTile - 1;
+  RunPiece piece[kItems];
+  for (int j = 0; j < kItems; ++j) {
+    const uint64_t c = last - (threadIdx.x * kItems + j);
+    piece[j] = {kSumNothing, static_cast<uint32_t>(c + 1), 1};
+    if (c < chunks) {
+      piece[j].v = inc[off + c];
+      piece[j].ends_run = EndsRun(key + off, c, chunks);
+    }
+  }
+  Scan(temp).InclusiveScan(piece, piece, RunPieceOp());
+  for (int j = 0; j < kItems; ++j) {
+    const uint64_t c = last - (threadIdx.x * kItems + j);
+    if (c < chunks) {
+      suffix[off + c] = piece[j].v;
+      run_end[off + c] = piece[j].end;
+    }
+  }
+}
+
+template <int K, class Terms>
+__global__ void __launch_bounds__(kSumChunkLanes)
+    OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b,
+                         double* out) {
+  using Scan = cub::BlockScan<SumIncrement, kSumChunkLanes>;
+  __shared__ typename Scan::TempStorage temp;
+  // A window of the runs, staged by the whole block so that lane 0 steps
+  // through shared memory rather than waiting on global loads.
+  __shared__ int32_t window_key[kWalkWindow];
+  __shared__ SumIncrement window_suffix[kWalkWindow];
+  __shared__ uint32_t window_end[kWalkWindow];
+  __shared__ double x[kSumChunkTerms];
+  __shared__ SumIncrement prefix[kSumChunkLanes];
+  // Written by lane 0 only, read by all after a barrier; every thread keeps
+  // its own copy of the position so that no read overlaps lane 0's writes.
+  __shared__ uint64_t sum_bits;
+  __shared__ uint64_t next;
+  __shared__ int next_lane;
+  const int k = blockIdx.x;
+  const int lane = threadIdx.x;
+  const uint64_t off = k * chunks;
+  if (lane == 0) sum_bits = SumBits(0.0);
+  uint64_t pos = 0, base = 0, stop = 0;
+  for (;;) {
+    if (pos >= stop) {
+      if (pos >= chunks) break;
+      base = pos;
+      stop = min(chunks, base + kWalkWindow);
+#pragma unroll
+      for (int r = 0; r < kWalkWindow / kSumChunkLanes; ++r) {
+        const uint64_t i = lane + r * kSumChunkLanes;
+        if (i < stop - base) {
+          window_key[i] = b.key[off + base + i];
+          window_suffix[i] = b.suffix[off + base + i];
+          window_end[i] = b.run_end[off + base + i];
+        }
+      }
+    }
+    __syncthreads();  // window staged; sum_bits and next settled
+    if (lane == 0) {
+      next = WalkRuns(&sum_bits, pos, stop, base, window_key, b.inc + off + base,
+                      window_suffix, window_end);
+    }
+    __syncthreads();
+    pos = next;
+    if (pos >= stop) continue;
+    // Chunk pos, in rounds.
+    double t[kSumLaneTerms][K];
+    LaneTerms<K>(terms, n, pos, lane, t);
+    double mine[kSumLaneTerms];
+    for (int j = 0; j < kSumLaneTerms; ++j) {
+      mine[j] = t[j][0];
+      for (int kk = 1; kk < K; ++kk) mine[j] = kk == k ? t[j][kk] : mine[j];
+      x[lane * kSumLaneTerms + j] = mine[j];
+    }
+    const uint64_t left = n - pos * kSumChunkTerms;
+    const int nterms = left < kSumChunkTerms ? static_cast<int>(left) : kSumChunkTerms;
+    int from = 0;
+    __syncthreads();  // x complete
+    for (int round = 0; from < kSumChunkLanes; ++round) {
+      const uint64_t s = sum_bits;
+      const int key = BinadeKey(s);
+      if (key < 0 || round == kSumMaxChunkRounds) {
+        __syncthreads();  // everyone has read sum_bits
+        if (lane == 0) {
+          uint64_t r = s;
+          for (int l = from; l < kSumChunkLanes; ++l) r = AddLane(r, x, nterms, l);
+          sum_bits = r;
+        }
+        break;
+      }
+      SumIncrement p;
+      Scan(temp).InclusiveScan(lane >= from ? LaneIncrement(mine, key) : kSumNothing, p, ThenOp());
+      prefix[lane] = p;
+      uint64_t probe = s;
+      const bool fits = lane >= from && TryAdvance(&probe, key, p);
+      const int fitting = __syncthreads_count(fits);
+      if (lane == 0) {
+        int f = from;
+        sum_bits = ChunkRound(s, x, nterms, prefix, fitting, &f);
+        next_lane = f;
+      }
+      __syncthreads();
+      from = next_lane;
+    }
+    ++pos;
+  }
+  if (lane == 0) out[k] = SumDouble(sum_bits);
+}
+
+}  // namespace detail
+
+// Enqueues the K exact sums of terms(0..n-1) on stream; d_out receives K
+// doubles when the stream reaches that point. The workspace must not be used
+// by another launch in flight. Returns the launch error, if any; no sync.
+template <int K, class Terms>
+cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
+                              double* d_out, cudaStream_t stream) {
+  static_assert(K >= 1 && K <= kSumChunkLanes, "K sums per launch");
+  if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
+  const uint64_t chunks = detail::ChunkCount(n);
+  if (ws.bytes < OrderedSumWorkspaceBytes(n, K) || chunks > 0x7FFFFFFFu) {
+    return cudaErrorInvalidValue;
+  }
+  detail::OrderedSumBuffers b;
+  detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
+  const unsigned grid = static_cast<unsigned>(chunks);
+  const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
+  detail::OrderedSumAdviceKernel<K><<<grid, detail::kAdviceThreads, 0, stream>>>(terms, n, chunks,
+                                                                                b.advice);
+  detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+  detail::OrderedSumIncrementKernel<K>
+      <<<grid, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b.key, b.inc);
+  detail::OrderedSumRunsKernel<detail::kRunThreads><<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(
+      b.key, b.inc, chunks, b.suffix, b.run_end);
+  detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);
+  return cudaGetLastError();
+}
+
+// Terms of a plain device array (one sum).
+struct ArrayTerms {
+  const double* p;
+  __device__ void operator()(uint64_t i, double (&t)[1]) const { t[0] = p[i]; }
+};
+
+}  // namespace cuda
+}  // namespace s2c
+
+#endif  // S2C_KERNELS_ORDERED_SUM_CUH_

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CUDA backend: the CPU reference's pipeline on the GPU, returning the
+// CPU's double for every frame (exactness contract, layer 3). A pair is
+// enqueued on its own stream without blocking (Submit) and its result handed
+// back later, in order (CollectOldest). Device buffers are sized in
+// Configure and reused; nothing is allocated per frame.
+//
+// Context: when the calling thread has a CUDA driver context current (the
+// element pushes its GstCudaContext around every call), the backend uses
+// that context and every allocation and stream belongs to it; the context
+// must then be current for every later call, destruction included.
+// Otherwise it makes device `device_id` current (-1: device 0).
+//
+// Device memory input (MemoryKind::kDevice): the planes must be readable by
+// this context and complete before Submit is called; the backend does not
+// wait on the producer's stream.
+#ifndef S2C_CUDA_BACKEND_H_
+#define S2C_CUDA_BACKEND_H_
+
+#include <cstddef>
+#include <memory>
+
+#include "backend.h"
+#include "cpu_reference.h"
+
+namespace s2c {
+
+// kExact is the metric. kTree sums the same terms with a plain parallel
+// tree: not the CPU's bits; the benchmark uses it as the cost baseline.
+enum class CudaSumMode { kExact, kTree };
+
+struct CudaBackendOptions {
+  int device_id = -1;     // -1: the current context, else device 0
+  int max_in_flight = 2;  // pairs (and streams, workspaces) at once, >= 1
+  CudaSumMode sum_mode = CudaSumMode::kExact;
+  bool time_stages = false;  // record events between stages (benchmark)
+};
+
+// Device time of the last collected pair, in ms, per stage and all scales
+// (only with time_stages).
+struct CudaStageTimes {
+  float upload = 0.0f;       // host-to-device copies of the frames
+  float scale_start = 0.0f;  // front end / downsample / positive XYB
+  float blur_horizontal = 0.0f;
+  float blur_vertical = 0.0f;
+  float sums = 0.0f;         // map terms and their sums
+};
+
+class CudaBackend : public Backend {
+ public:
+  // One synchronous comparison (nothing may be in flight) that hands every
+  // float plane of the pipeline, downloaded to the host, to `observer` with
+  // the stages, scales, images and channels of CpuReference::Compare, so a
+  // test can compare them bit for bit. Configure must have been called for
+  // the frames' size. Debug only: it synchronises after every stage.
+  virtual Status CompareWithPlanes(const FrameView& ref, const FrameView& dist,
+                                   MemoryKind memory, Result* out,
+                                   PlaneObserver* observer) = 0;
+
+  // Device memory this backend holds now, in bytes.
+  virtual size_t DeviceBytes() const = 0;
+
+  virtual CudaStageTimes LastStageTimes() const = 0;
+};
+
+// kNoDevice (with the reason) when no usable device or context exists, or
+// this build's kernels cannot run on it.
+Status MakeCudaBackend(int device_id, int max_in_flight,
+                       std::unique_ptr<Backend>* out);
+Status MakeCudaBackend(const CudaBackendOptions& options,
+                       std::unique_ptr<CudaBackend>* out);
+
+}  // namespace s2c
+
+#endif  // S2C_CUDA_BACKEND_H_

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The exact ordered sum: the bits of the CPU's loop `s = 0.0; s += t[i];`
+// (raster order) formed from pieces computed in parallel (exactness contract,
+// layer 3; Research-1433 findings 2 to 6). Header-only, host and device.
+//
+// Inside one binade of the running sum, s + x (x >= 0, rounded to nearest
+// even) is an integer add on s's bit pattern: the increment is x in units of
+// s's last place, rounded on the bits shifted out. On an exact tie the result
+// depends on the parity of s's last bit, so a term (and a run of terms) is a
+// pair of increments {from an even sum, from an odd sum}. Runs compose in order
+// (Then), so a chunk's increment can be formed by a tree of adjacent lanes. A
+// plan says in which binade the sum is expected to stay through each chunk;
+// the walk checks it against the exact sum and, where it fails, adds the
+// chunk in rounds (the lanes that fit the sum's binade at once, the lane
+// where the sum leaves it term by term), so a wrong plan costs time, never
+// bits.
+//
+// Binade keys are the biased exponent of s, except that zero and subnormal
+// sums share key 1 with [2^-1022, 2^-1021): all of them lie on the grid of
+// 2^-1074, so s + x is the same integer add there. For every key k, the bits
+// of s are ((k - 1) << 52) + m with m the integer multiple of s's last place,
+// and m may grow to 2^53 (the first value of the next binade, or +inf for the
+// top key), which is exactly where rounding stays on the grid.
+#ifndef S2C_ORDERED_SUM_H_
+#define S2C_ORDERED_SUM_H_
+
+#include <cstdint>
+#include <cstring>
+
+#include "hd.h"
+
+namespace s2c {
+
+// Layout shared by the kernels and the host model of them.
+constexpr int kSumLaneTerms = 4;     // consecutive terms per lane
+constexpr int kSumChunkLanes = 256;  // lanes per chunk
+constexpr int kSumChunkTerms = kSumLaneTerms * kSumChunkLanes;
+// Runs of chunks that share a planned binade are composed within tiles of
+// this many chunks, so the walk steps over up to a tile at a time.
+constexpr int kSumRunTile = 1024;
+
+// The plan of a chunk: a binade key (1..2046) in which the sum is expected to
+// stay through the chunk, kPlanZero (the chunk is expected to hold only
+// zeros) or kPlanTermByTerm.
+constexpr int kPlanTermByTerm = -1;
+constexpr int kPlanZero = 0;
+
+// Increments of a run of terms, in units of the last place of its binade:
+// even applies when the sum before the run has an even last bit, odd when odd.
+// Any value above kSumMaxStep cannot be accepted (the binade's integer m is at
+// least 0 and at most 2^53) and is held as kSumUnfit.
+constexpr uint64_t kSumMaxStep = uint64_t{1} << 53;
+constexpr uint64_t kSumUnfit = kSumMaxStep + 1;
+struct SumIncrement {
+  uint64_t even;
+  uint64_t odd;
+};
+constexpr SumIncrement kSumNothing = {0, 0};
+constexpr SumIncrement kSumUnfitPair = {kSumUnfit, kSumUnfit};
+
+S2C_HD uint64_t SumBits(double x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint64_t>(__double_as_longlong(x));
+#else
+  uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+#endif
+}
+
+S2C_HD double SumDouble(uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __longlong_as_double(static_cast<long long>(b));
+#else
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+#endif
+}
+
+S2C_HD bool SumBitsAreNan(uint64_t b) {
+  return (b & ~(uint64_t{1} << 63)) > (uint64_t{0x7FF} << 52);
+}
+
+// The binade key of a value (1..2046), or -1 for negatives (-0.0 included),
+// infinities and NaN, which are in no binade.
+S2C_HD int BinadeKey(uint64_t bits) {
+  if (bits >> 63) return -1;
+  const int e = static_cast<int>(bits >> 52);
+  if (e == 0x7FF) return -1;
+  return e == 0 ? 1 : e;
+}
+
+S2C_HD uint64_t SumSaturate(uint64_t v) { return v > kSumMaxStep ? kSumUnfit : v; }
+
+// The one-term rule: the increment pair of term x under a plan, from x's bits
+// alone. Under kPlanZero only a zero term has an increment (nothing), so a
+// chunk planned as zero is accepted only if all its terms are zero. Negative
+// terms, infinities and NaN are unfit: the walk adds them one by one.
+S2C_HD SumIncrement TermIncrement(double x, int plan) {
+  const uint64_t b = SumBits(x);
+  if ((b << 1) == 0) return kSumNothing;  // +0.0 and -0.0 leave s as it is
+  if (plan < 1 || (b >> 63) || (b >> 52) == 0x7FF) return kSumUnfitPair;
+  const int e = static_cast<int>(b >> 52);
+  const int key = e == 0 ? 1 : e;
+  const uint64_t mant = (b & ((uint64_t{1} << 52) - 1)) | (e ? uint64_t{1} << 52 : 0);
+  if (key >= plan) {
+    // At or above the sum's last place: exact, no rounding, no tie.
+    if (key - plan > 1) return kSumUnfitPair;
+    const uint64_t r = SumSaturate(mant << (key - plan));
+    return {r, r};
+  }
+  const int shift = plan - key;
+  if (shift > 54) return kSumNothing;  // below half a unit: rounds away
+  const uint64_t q = mant >> shift;
+  const uint64_t rest = mant & ((uint64_t{1} << shift) - 1);
+  const uint64_t half = uint64_t{1} << (shift - 1);
+  if (rest > half) return {q + 1, q + 1};
+  if (rest < half) return {q, q};
+  // A tie rounds to the even result: m + r must come out even.
+  return {q + (q & 1), q + ((q & 1) ^ 1)};  // mutation-point: tie
+}
+
+// The run a followed by the run b. Associative, not commutative: b's increment
+// is chosen by the parity a leaves.
+S2C_HD SumIncrement Then(SumIncrement a, SumIncrement b) {
+  const uint64_t after_even = a.even & 1;        // parity after a, from even
+  const uint64_t after_odd = (a.odd + 1) & 1;    // parity after a, from odd
+  return {SumSaturate(a.even + (after_even ? b.odd : b.even)),  // mutation-point: parity
+          SumSaturate(a.odd + (after_odd ? b.odd : b.even))};   // mutation-point: parity
+}
+
+// The composed increment of a lane's kSumLaneTerms consecutive terms.
+S2C_HD SumIncrement LaneIncrement(const double* x, int plan) {
+  SumIncrement r = TermIncrement(x[0], plan);
+  for (int j = 1; j < kSumLaneTerms; ++j) r = Then(r, TermIncrement(x[j], plan));
+  return r;
+}
+
+// The checked step: adds run r, composed under plan, to the sum s (bits) if
+// that is exact, i.e. s lies in the planned binade and the result does not
+// pass the binade's end (the terms are >= 0, so the end bounds every partial
+// sum). Returns false and leaves s alone otherwise.
+S2C_HD bool TryAdvance(uint64_t* s, int plan, SumIncrement r) {
+  if (plan == kPlanZero) return r.even == 0 && r.odd == 0;  // zeros keep any s
+  if (plan < 1) return false;
+  if (BinadeKey(*s) != plan) return false;  // mutation-point: binade
+  const uint64_t m = *s - (static_cast<uint64_t>(plan - 1) << 52);
+  const uint64_t step = (m & 1) ? r.odd : r.even;
+  if (m + step > kSumMaxStep) return false;  // mutation-point: bound
+  *s += step;
+  return true;
+}
+
+// One add of the loop, as x86-64 SSE2 does it (the canonical tool's build):
+// a NaN operand comes out quieted, the sum's own NaN first, and an invalid
+// add (+inf + -inf) gives the default NaN with the sign bit set. The device's
+// add would give its canonical NaN instead, hence the explicit cases.
+S2C_HD double LoopAdd(double s, double x) {
+  constexpr uint64_t kQuiet = uint64_t{1} << 51;
+  const uint64_t sb = SumBits(s);
+  if (SumBitsAreNan(sb)) return SumDouble(sb | kQuiet);
+  const uint64_t xb = SumBits(x);
+  if (SumBitsAreNan(xb)) return SumDouble(xb | kQuiet);
+  const double r = s + x;
+  if (SumBitsAreNan(SumBits(r))) return SumDouble(uint64_t{0xFFF8} << 48);
+  return r;
+}
+
+// The plan of a chunk from an approximate sum of all terms before it and up
+// to its end. The margin keeps chunks near a binade edge term by term, so
+// that an error of the approximation (about 1e-12 relative for tree sums of
+// 2^33 terms) does not make a run of chunks fail its check.
+S2C_HD int32_t PlanChunk(double before, double after) {
+  constexpr double kMargin = 1.0 / (1 << 30);
+  if (!(after >= 0.0)) return kPlanTermByTerm;
+  if (after == 0.0) return kPlanZero;
+  if (!(before > 0.0)) return kPlanTermByTerm;  // the sum leaves zero
+  const int key = BinadeKey(SumBits(before - before * kMargin));
+  if (key != BinadeKey(SumBits(after + after * kMargin))) return kPlanTermByTerm;
+  return key;
+}
+
+// Whether chunk c is the last of its run: runs are maximal stretches of one
+// planned key (key[c]: chunk c's plan) inside a tile of kSumRunTile chunks;
+// term-by-term chunks are runs of their own.
+S2C_HD bool EndsRun(const int32_t* key, uint64_t c, uint64_t count) {
+  return c + 1 == count || (c + 1) % kSumRunTile == 0 || key[c] < 0 || key[c + 1] != key[c];
+}
+
+// The walk over runs, from chunk pos up to stop: accepts the composed rest of
+// a run (suffix, ending at run_end) or else one chunk (inc) wherever the check
+// passes (plan_key: the chunks' plans). The arrays hold chunks base, base + 1, ... (a window of them, on the
+// device). Returns the first chunk that must be added term by term, a chunk
+// at or past stop, or kWalkDone once the sum is NaN (it stays as it is).
+constexpr uint64_t kWalkDone = ~uint64_t{0};
+S2C_HD uint64_t WalkRuns(uint64_t* s, uint64_t pos, uint64_t stop, uint64_t base,
+                         const int32_t* plan_key, const SumIncrement* inc,
+                         const SumIncrement* suffix, const uint32_t* run_end) {
+  while (pos < stop) {
+    if (SumBitsAreNan(*s)) return kWalkDone;
+    const uint64_t w = pos - base;
+    const int key = plan_key[w];
+    if (TryAdvance(s, key, suffix[w])) {
+      pos = run_end[w];
+    } else if (run_end[w] > pos + 1 && TryAdvance(s, key, inc[w])) {
+      ++pos;
+    } else {
+      return pos;
+    }
+  }
+  return pos;
+}
+
+// A chunk the runs could not take is added in rounds, at most
+// kSumMaxChunkRounds, then lane by lane. x holds the chunk's terms (nterms of
+// them count; the rest are padding).
+constexpr int kSumMaxChunkRounds = 32;
+
+// Adds lane `lane`'s terms one by one.
+S2C_HD uint64_t AddLane(uint64_t s, const double* x, int nterms, int lane) {
+  for (int j = 0; j < kSumLaneTerms; ++j) {
+    const int i = lane * kSumLaneTerms + j;
+    if (i < nterms) s = SumBits(LoopAdd(SumDouble(s), x[i]));
+  }
+  return s;
+}
+
+// One round from lane *from at sum s: lane_prefix[l] (l >= *from) composes
+// lanes *from..l under BinadeKey(s), and `fitting` of them are accepted by
+// TryAdvance (a leading stretch, as the increments are >= 0). Adds those at
+// once, then the next lane, where the sum leaves its binade, term by term.
+// Each round passes at least one lane and one binade edge.
+S2C_HD uint64_t ChunkRound(uint64_t s, const double* x, int nterms,
+                           const SumIncrement* lane_prefix, int fitting, int* from) {
+  int lane = *from;
+  if (fitting > 0 && TryAdvance(&s, BinadeKey(s), lane_prefix[lane + fitting - 1])) {
+    lane += fitting;
+  }
+  if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);
+  *from = lane;
+  return s;
+}
+
+}  // namespace s2c
+
+#endif  // S2C_ORDERED_SUM_H_

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Benchmark of the CUDA backend (not a test): ms per frame pair at 1080p and
+// 4K, 8-bit I420 and 10-bit I420_10LE, exact sums and plain tree sums, from
+// device memory (kernels only) and from pinned host memory (upload
+// included), one pair at a time and several in flight. Per configuration:
+// warm-up pairs excluded, then the median of the timed pairs.
+//   one at a time: device events around the whole pipeline of each pair
+//     (the backend's stage events; sum of the stages also printed);
+//   in flight: wall clock over a run of pairs with 3 or 6 in flight,
+//     divided by the number of pairs (median of up to 5 runs).
+// Usage: bench_cuda [pairs] [seconds-per-config]
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda_backend.h"
+#include "generated_frames.h"
+
+namespace {
+
+using s2c::MemoryKind;
+using s2c::PixelFormat;
+using s2c::test::Frame;
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// A frame copied into pinned host or device memory.
+struct PlacedFrame {
+  std::vector<void*> buffers;
+  bool device = false;
+  s2c::FrameView view;
+  PlacedFrame(const Frame& f, bool on_device) : device(on_device) {
+    view = f.View();
+    for (int p = 0; p < s2c::NumPlanes(f.desc.format); ++p) {
+      void* b = nullptr;
+      if (device) {
+        cudaMalloc(&b, f.planes[p].size());
+        cudaMemcpy(b, f.planes[p].data(), f.planes[p].size(), cudaMemcpyHostToDevice);
+      } else {
+        cudaHostAlloc(&b, f.planes[p].size(), cudaHostAllocDefault);
+        std::memcpy(b, f.planes[p].data(), f.planes[p].size());
+      }
+      buffers.push_back(b);
+      view.data[p] = static_cast<const uint8_t*>(b);
+    }
+  }
+  ~PlacedFrame() {
+    for (void* b : buffers) device ? cudaFree(b) : cudaFreeHost(b);
+  }
+};
+
+struct Timing {
+  double per_pair_ms = 0.0;  // median
+  double stages_ms[5] = {};  // medians: upload, scale start, blur h, blur v, sums
+  double score = 0.0;
+  int pairs = 0;
+};
+
+bool Check(const s2c::Status& st, const char* what) {
+  if (st.ok()) return true;
+  std::printf("ERROR %s: %s\n", what, st.message().c_str());
+  return false;
+}
+
+// One pair at a time, device-event times.
+Timing Sequential(s2c::CudaBackend& b, const s2c::FrameView& ref,
+                  const s2c::FrameView& dist, MemoryKind mem, int pairs,
+                  double seconds) {
+  Timing t;
+  std::vector<double> total, stage[5];
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < pairs + 3; ++i) {
+    if (!Check(b.Submit(ref, dist, mem, i), "submit")) return t;
+    bool ready = false;
+    uint64_t tag = 0;
+    s2c::Result r;
+    if (!Check(b.CollectOldest(true, &ready, &tag, &r), "collect")) return t;
+    t.score = r.score;
+    if (i < 3) continue;  // warm-up
+    const s2c::CudaStageTimes st = b.LastStageTimes();
+    const double s[5] = {st.upload, st.scale_start, st.blur_horizontal,
+                         st.blur_vertical, st.sums};
+    double sum = 0.0;
+    for (int k = 0; k < 5; ++k) {
+      stage[k].push_back(s[k]);
+      sum += s[k];
+    }
+    total.push_back(sum);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed > seconds && total.size() >= 3) break;
+  }
+  t.per_pair_ms = Median(total);
+  for (int k = 0; k < 5; ++k) t.stages_ms[k] = Median(stage[k]);
+  t.pairs = static_cast<int>(total.size());
+  return t;
+}
+
+// `depth` pairs in flight, wall clock per pair.
+Timing Throughput(s2c::CudaBackend& b, const s2c::FrameView& ref,
+                  const s2c::FrameView& dist, MemoryKind mem, int depth,
+                  int pairs, double seconds) {
+  Timing t;
+  auto run = [&](int n) -> double {
+    const auto start = std::chrono::steady_clock::now();
+    int submitted = 0, collected = 0;
+    while (collected < n) {
+      while (submitted < n && b.InFlight() < depth) {
+        if (!Check(b.Submit(ref, dist, mem, submitted), "submit")) return -1.0;
+        ++submitted;
+      }
+      bool ready = false;
+      uint64_t tag = 0;
+      s2c::Result r;
+      if (!Check(b.CollectOldest(true, &ready, &tag, &r), "collect")) return -1.0;
+      t.score = r.score;
+      ++collected;
+    }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+               .count() / n;
+  };
+  run(depth + 2);  // warm-up
+  std::vector<double> per_pair;
+  const auto start = std::chrono::steady_clock::now();
+  for (int rep = 0; rep < 5; ++rep) {
+    const double ms = run(pairs);
+    if (ms < 0) return t;
+    per_pair.push_back(ms);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed > seconds && per_pair.size() >= 1) break;
+  }
+  t.per_pair_ms = Median(per_pair);
+  t.pairs = static_cast<int>(per_pair.size()) * pairs;
+  return t;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int pairs = argc > 1 ? std::atoi(argv[1]) : 30;
+  const double seconds = argc > 2 ? std::atof(argv[2]) : 3.0;
+  const int depths[] = {3, 6};  // pairs in flight; pinned input: the first
+  const int max_depth = 6;
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+    std::printf("skipped: no CUDA device\n");
+    return 77;
+  }
+  std::printf("GPU: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
+  const int sizes[][2] = {{1920, 1080}, {3840, 2160}};
+  const PixelFormat formats[] = {PixelFormat::kI420, PixelFormat::kI420_10LE};
+  const s2c::CudaSumMode modes[] = {s2c::CudaSumMode::kExact, s2c::CudaSumMode::kTree};
+  std::printf("%-9s %-10s %-5s %-6s %-9s %10s %8s | %7s %7s %7s %7s %7s | %s\n", "size",
+              "format", "sums", "input", "mode", "ms/pair", "pairs", "upload", "start",
+              "blur_h", "blur_v", "sums", "score");
+  for (const auto& sz : sizes) {
+    const int w = sz[0], h = sz[1];
+    for (PixelFormat f : formats) {
+      const Frame ref = s2c::test::MakeFrame(f, w, h, 1, 0);
+      const Frame dist = s2c::test::MakeFrame(f, w, h, 2, 6);
+      double exact_ms = 0.0, tree_ms = 0.0;
+      for (s2c::CudaSumMode mode : modes) {
+        s2c::CudaBackendOptions o;
+        o.max_in_flight = max_depth;
+        o.sum_mode = mode;
+        o.time_stages = true;
+        std::unique_ptr<s2c::CudaBackend> b;
+        if (!Check(s2c::MakeCudaBackend(o, &b), "backend")) return 1;
+        size_t free0 = 0, free1 = 0, total = 0;
+        cudaMemGetInfo(&free0, &total);
+        if (!Check(b->Configure(w, h), "configure")) return 1;
+        for (int on_device = 1; on_device >= 0; --on_device) {
+          const PlacedFrame pr(ref, on_device), pd(dist, on_device);
+          const MemoryKind mem = on_device ? MemoryKind::kDevice : MemoryKind::kHost;
+          const char* sums = mode == s2c::CudaSumMode::kExact ? "exact" : "tree";
+          const char* input = on_device ? "device" : "pinned";
+          const Timing seq = Sequential(*b, pr.view, pd.view, mem, pairs, seconds);
+          std::printf("%4dx%-4d %-10s %-5s %-6s %-9s %10.3f %8d | %7.3f %7.3f %7.3f %7.3f %7.3f | %.6f\n",
+                      w, h, s2c::PixelFormatName(f), sums, input, "1 stream", seq.per_pair_ms,
+                      seq.pairs, seq.stages_ms[0], seq.stages_ms[1], seq.stages_ms[2],
+                      seq.stages_ms[3], seq.stages_ms[4], seq.score);
+          for (int depth : depths) {
+            if (!on_device && depth != depths[0]) continue;
+            // Pairs per timed run: enough for the budget, at least 2 x depth.
+            const int run_pairs = std::max(
+                2 * depth, std::min(pairs, static_cast<int>(seconds * 1000.0 / 3.0 /
+                                                            std::max(seq.per_pair_ms, 1e-3))));
+            const Timing thr = Throughput(*b, pr.view, pd.view, mem, depth, run_pairs, seconds);
+            std::printf("%4dx%-4d %-10s %-5s %-6s %-9s %10.3f %8d | %47s | %.6f\n", w, h,
+                        s2c::PixelFormatName(f), sums, input,
+                        (std::to_string(depth) + " flight").c_str(), thr.per_pair_ms,
+                        thr.pairs, "", thr.score);
+            if (on_device && depth == max_depth) {
+              (mode == s2c::CudaSumMode::kExact ? exact_ms : tree_ms) = thr.per_pair_ms;
+            }
+          }
+        }
+        cudaMemGetInfo(&free1, &total);
+        std::printf("  device memory: backend holds %.1f MiB for %d in flight "
+                    "(%.1f MiB per pair in flight); free memory dropped by %.1f MiB\n",
+                    b->DeviceBytes() / 1048576.0, max_depth,
+                    b->DeviceBytes() / 1048576.0 / max_depth, (double)(free0 - free1) / 1048576.0);
+      }
+      std::printf("  exact/tree (device input, %d in flight): %.3f\n", max_depth,
+                  tree_ms > 0 ? exact_ms / tree_ms : 0.0);
+    }
+  }
+  return 0;
+}

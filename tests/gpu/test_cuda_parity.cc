@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Layer 3 of the exactness contract: the CUDA backend returns the CPU
+// reference's bits. For generated pairs of every size class and every pixel
+// format, every float plane of the pipeline (linear RGB, XYB, the five
+// blurred planes) is equal bit for bit, and so are the 108 sub-scores and
+// the score; identical frames give exactly 100; host and device memory input
+// and several pairs in flight give the same bits; the shared test images
+// give the canonical scores. `--quick` runs small sizes only (for
+// compute-sanitizer). Exits 77 without a CUDA device.
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "check.h"
+#include "cpu_reference.h"
+#include "cuda_backend.h"
+#include "frontend.h"
+#include "generated_frames.h"
+#include "image_io.h"
+
+namespace {
+
+using s2c::FrameView;
+using s2c::PixelFormat;
+using s2c::test::Frame;
+using s2c::test::MakeFrame;
+
+using PlaneKey = std::tuple<int, int, int, int>;  // stage, scale, image, channel
+
+// Records the CPU's planes.
+class Recorder : public s2c::PlaneObserver {
+ public:
+  void OnPlane(s2c::Stage stage, int scale, int image, int channel,
+               const s2c::PlaneView& p) override {
+    std::vector<float>& v = planes[PlaneKey(static_cast<int>(stage), scale, image, channel)];
+    v.resize(static_cast<size_t>(p.width) * p.height);
+    for (int y = 0; y < p.height; ++y) {
+      std::memcpy(&v[static_cast<size_t>(y) * p.width], p.Row(y), p.width * sizeof(float));
+    }
+  }
+  std::map<PlaneKey, std::vector<float>> planes;
+};
+
+// Compares the GPU's planes with the recorded ones as they arrive.
+class Comparer : public s2c::PlaneObserver {
+ public:
+  Comparer(const Recorder& cpu, const std::string& what) : cpu_(cpu), what_(what) {}
+  void OnPlane(s2c::Stage stage, int scale, int image, int channel,
+               const s2c::PlaneView& p) override {
+    ++seen;
+    const auto it = cpu_.planes.find(PlaneKey(static_cast<int>(stage), scale, image, channel));
+    S2C_CHECK(it != cpu_.planes.end(), "%s: unexpected plane", what_.c_str());
+    if (it == cpu_.planes.end()) return;
+    const std::vector<float>& ref = it->second;
+    for (int y = 0; y < p.height; ++y) {
+      for (int x = 0; x < p.width; ++x) {
+        const float a = ref[static_cast<size_t>(y) * p.width + x], b = p.Row(y)[x];
+        if (s2c::test::Bits(a) != s2c::test::Bits(b)) {
+          S2C_CHECK(false,
+                    "%s: plane stage %d scale %d image %d channel %d differs at "
+                    "(%d, %d): cpu %.9g gpu %.9g",
+                    what_.c_str(), static_cast<int>(stage), scale, image, channel,
+                    x, y, a, b);
+          return;
+        }
+      }
+    }
+    ++s2c::test::GlobalTally().passed;
+  }
+  int seen = 0;
+
+ private:
+  const Recorder& cpu_;
+  std::string what_;
+};
+
+void CheckSameResult(const s2c::Result& cpu, const s2c::Result& gpu,
+                     const std::string& what) {
+  double a[s2c::kNumWeights], b[s2c::kNumWeights];
+  const int n = cpu.subscores.InWeightOrder(a);
+  const int m = gpu.subscores.InWeightOrder(b);
+  S2C_CHECK(n == m, "%s: %d vs %d sub-scores", what.c_str(), n, m);
+  int differing = 0;
+  for (int i = 0; i < n && i < m; ++i) {
+    if (s2c::test::Bits(a[i]) != s2c::test::Bits(b[i])) {
+      if (differing++ < 3) {
+        std::printf("  %s: sub-score %d cpu %.17g gpu %.17g\n", what.c_str(), i, a[i], b[i]);
+      }
+    }
+  }
+  S2C_CHECK(differing == 0, "%s: %d of %d sub-scores differ", what.c_str(), differing, n);
+  S2C_CHECK_SAME_DOUBLE(cpu.score, gpu.score, (what + ": score").c_str());
+}
+
+struct Env {
+  s2c::CpuReference cpu{0};
+  std::unique_ptr<s2c::CudaBackend> gpu;
+};
+
+// CPU vs GPU on one pair; planes compared when `planes` is set.
+void CheckPair(Env& env, const Frame& ref, const Frame& dist, bool planes,
+               const std::string& what) {
+  const int w = ref.desc.width, h = ref.desc.height;
+  s2c::Status st = env.gpu->Configure(w, h);
+  S2C_CHECK(st.ok(), "%s: Configure: %s", what.c_str(), st.message().c_str());
+  if (!st.ok()) return;
+  Recorder rec;
+  s2c::Result cpu_result, gpu_result;
+  st = env.cpu.Compare(ref.View(), dist.View(), &cpu_result, planes ? &rec : nullptr);
+  S2C_CHECK(st.ok(), "%s: cpu: %s", what.c_str(), st.message().c_str());
+  if (planes) {
+    Comparer cmp(rec, what);
+    st = env.gpu->CompareWithPlanes(ref.View(), dist.View(), s2c::MemoryKind::kHost,
+                                    &gpu_result, &cmp);
+    S2C_CHECK(st.ok(), "%s: gpu: %s", what.c_str(), st.message().c_str());
+    S2C_CHECK(cmp.seen == static_cast<int>(rec.planes.size()),
+              "%s: gpu gave %d planes, cpu %d", what.c_str(), cmp.seen,
+              static_cast<int>(rec.planes.size()));
+  } else {
+    st = env.gpu->Submit(ref.View(), dist.View(), s2c::MemoryKind::kHost, 7);
+    S2C_CHECK(st.ok(), "%s: submit: %s", what.c_str(), st.message().c_str());
+    bool ready = false;
+    uint64_t tag = 0;
+    st = env.gpu->CollectOldest(true, &ready, &tag, &gpu_result);
+    S2C_CHECK(st.ok() && ready && tag == 7, "%s: collect: %s", what.c_str(),
+              st.message().c_str());
+  }
+  CheckSameResult(cpu_result, gpu_result, what);
+}
+
+std::string Name(PixelFormat f, int w, int h) {
+  return std::string(s2c::PixelFormatName(f)) + " " + std::to_string(w) + "x" +
+         std::to_string(h);
+}
+
+void CheckSizes(Env& env, bool quick) {
+  const int full[][2] = {{8, 8}, {9, 17}, {33, 31}, {64, 48}, {113, 113},
+                         {577, 323}, {1921, 1081}, {3840, 2160}};
+  const PixelFormat formats[] = {PixelFormat::kI420, PixelFormat::kRGB,
+                                 PixelFormat::kP010_10LE};
+  for (const auto& s : full) {
+    const int w = s[0], h = s[1];
+    if (quick && w > 64) break;
+    for (PixelFormat f : formats) {
+      const Frame ref = MakeFrame(f, w, h, 1, 0);
+      const Frame dist = MakeFrame(f, w, h, 2, 6);
+      CheckPair(env, ref, dist, w * h <= 577 * 323, "sizes " + Name(f, w, h));
+    }
+  }
+}
+
+void CheckFormats(Env& env, bool quick) {
+  const int sizes[][2] = {{33, 31}, {113, 113}, {577, 323}};
+  for (const auto& s : sizes) {
+    if (quick && s[0] > 33) break;
+    for (int i = 1; i < static_cast<int>(PixelFormat::kCount); ++i) {
+      const PixelFormat f = static_cast<PixelFormat>(i);
+      const Frame ref = MakeFrame(f, s[0], s[1], 3, 0);
+      const Frame dist = MakeFrame(f, s[0], s[1], 4, 9);
+      CheckPair(env, ref, dist, true, "formats " + Name(f, s[0], s[1]));
+    }
+  }
+}
+
+// Matrices, ranges, sitings, and a pair of two different formats.
+void CheckColorimetry(Env& env) {
+  const s2c::YuvMatrix matrices[] = {s2c::YuvMatrix::kBT601, s2c::YuvMatrix::kBT709,
+                                     s2c::YuvMatrix::kBT2020};
+  const s2c::YuvRange ranges[] = {s2c::YuvRange::kLimited, s2c::YuvRange::kFull};
+  for (auto m : matrices) {
+    for (auto r : ranges) {
+      for (int siting = 0; siting < 4; ++siting) {
+        s2c::FrameDesc d;
+        d.matrix = m;
+        d.range = r;
+        d.siting.h_cosited = siting & 1;
+        d.siting.v_cosited = siting & 2;
+        const Frame ref = MakeFrame(PixelFormat::kI420_10LE, 37, 29, 5, 0, &d);
+        const Frame dist = MakeFrame(PixelFormat::kI420_10LE, 37, 29, 6, 20, &d);
+        CheckPair(env, ref, dist, true,
+                  "colorimetry m" + std::to_string(static_cast<int>(m)) + " r" +
+                      std::to_string(static_cast<int>(r)) + " s" + std::to_string(siting));
+      }
+    }
+  }
+  const Frame ref = MakeFrame(PixelFormat::kNV12, 64, 40, 7, 0);
+  const Frame dist = MakeFrame(PixelFormat::kBGRA, 64, 40, 8, 3);
+  CheckPair(env, ref, dist, true, "mixed NV12 vs BGRA");
+}
+
+void CheckIdentical(Env& env) {
+  for (PixelFormat f : {PixelFormat::kI420, PixelFormat::kRGBA64_LE}) {
+    const Frame a = MakeFrame(f, 97, 61, 9, 5);
+    S2C_CHECK(env.gpu->Configure(97, 61).ok(), "configure");
+    S2C_CHECK(env.gpu->Submit(a.View(), a.View(), s2c::MemoryKind::kHost, 1).ok(), "submit");
+    bool ready = false;
+    uint64_t tag = 0;
+    s2c::Result r;
+    S2C_CHECK(env.gpu->CollectOldest(true, &ready, &tag, &r).ok() && ready, "collect");
+    S2C_CHECK(r.score == 100.0, "identical %s frames: %.17g", s2c::PixelFormatName(f), r.score);
+  }
+}
+
+// Copies a host frame into device memory (test setup, synchronous).
+struct DeviceFrame {
+  std::vector<void*> buffers;
+  FrameView view;
+  explicit DeviceFrame(const Frame& f) {
+    view = f.View();
+    for (int p = 0; p < s2c::NumPlanes(f.desc.format); ++p) {
+      void* d = nullptr;
+      cudaMalloc(&d, f.planes[p].size());
+      cudaMemcpy(d, f.planes[p].data(), f.planes[p].size(), cudaMemcpyHostToDevice);
+      buffers.push_back(d);
+      view.data[p] = static_cast<const uint8_t*>(d);
+    }
+  }
+  ~DeviceFrame() {
+    for (void* d : buffers) cudaFree(d);
+  }
+};
+
+// Three pairs in flight at once, host and device memory input, collected in
+// order with their tags; each equal to the CPU's result.
+void CheckInFlight(Env& env) {
+  const int w = 130, h = 70;
+  S2C_CHECK(env.gpu->Configure(w, h).ok(), "configure");
+  const PixelFormat formats[] = {PixelFormat::kI420, PixelFormat::kP010_10LE,
+                                 PixelFormat::kARGB64};
+  std::vector<Frame> refs, dists;
+  std::vector<std::unique_ptr<DeviceFrame>> dev;
+  for (int i = 0; i < 3; ++i) {
+    refs.push_back(MakeFrame(formats[i], w, h, 10 + i, 0));
+    dists.push_back(MakeFrame(formats[i], w, h, 20 + i, 4 + i));
+  }
+  for (int i = 0; i < 3; ++i) {
+    dev.emplace_back(new DeviceFrame(refs[i]));
+    dev.emplace_back(new DeviceFrame(dists[i]));
+  }
+  for (int round = 0; round < 2; ++round) {
+    const bool device = round == 1;
+    for (int i = 0; i < 3; ++i) {
+      const FrameView a = device ? dev[2 * i]->view : refs[i].View();
+      const FrameView b = device ? dev[2 * i + 1]->view : dists[i].View();
+      const s2c::Status st = env.gpu->Submit(
+          a, b, device ? s2c::MemoryKind::kDevice : s2c::MemoryKind::kHost, 100 + i);
+      S2C_CHECK(st.ok(), "submit %d: %s", i, st.message().c_str());
+    }
+    S2C_CHECK(env.gpu->InFlight() == 3, "in flight: %d", env.gpu->InFlight());
+    for (int i = 0; i < 3; ++i) {
+      bool ready = false;
+      uint64_t tag = 0;
+      s2c::Result gpu, cpu;
+      const s2c::Status st = env.gpu->CollectOldest(true, &ready, &tag, &gpu);
+      S2C_CHECK(st.ok() && ready && tag == static_cast<uint64_t>(100 + i),
+                "collect %d: tag %llu: %s", i, static_cast<unsigned long long>(tag),
+                st.message().c_str());
+      env.cpu.Compare(refs[i].View(), dists[i].View(), &cpu);
+      CheckSameResult(cpu, gpu, std::string(device ? "device" : "host") +
+                                    " in flight " + s2c::PixelFormatName(formats[i]));
+    }
+  }
+}
+
+void CheckErrors(Env& env) {
+  const Frame a = MakeFrame(PixelFormat::kI420, 64, 64, 1, 0);
+  S2C_CHECK(env.gpu->Configure(32, 32).ok(), "configure");
+  const s2c::Status wrong = env.gpu->Submit(a.View(), a.View(), s2c::MemoryKind::kHost, 0);
+  S2C_CHECK(wrong.code() == s2c::StatusCode::kInvalidArgument, "size mismatch: %s",
+            wrong.message().c_str());
+  const s2c::Status huge = env.gpu->Configure(200000, 200000);
+  S2C_CHECK(huge.code() == s2c::StatusCode::kOutOfMemory, "huge frame: %s",
+            huge.message().c_str());
+  std::printf("huge frame refused: %s\n", huge.message().c_str());
+  const s2c::Status small = env.gpu->Configure(7, 100);
+  S2C_CHECK(small.code() == s2c::StatusCode::kInvalidArgument, "7x100: %s",
+            small.message().c_str());
+}
+
+// The element's situation: a driver context of its own (not the primary
+// one) pushed around every call. The backend must work in it and give the
+// same bits.
+template <class Fn>
+Fn Driver(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q;
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 13000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess) {
+    return nullptr;
+  }
+  return reinterpret_cast<Fn>(fn);
+}
+
+void CheckDriverContext(Env& env) {
+  const auto device_get = Driver<CUresult (*)(CUdevice*, int)>("cuDeviceGet");
+  const auto create =
+      Driver<CUresult (*)(CUcontext*, CUctxCreateParams*, unsigned, CUdevice)>("cuCtxCreate");
+  const auto pop = Driver<CUresult (*)(CUcontext*)>("cuCtxPopCurrent");
+  const auto destroy = Driver<CUresult (*)(CUcontext)>("cuCtxDestroy");
+  S2C_CHECK(device_get && create && pop && destroy, "driver entry points");
+  if (!device_get || !create || !pop || !destroy) return;
+  CUdevice dev;
+  CUcontext ctx = nullptr;
+  S2C_CHECK(device_get(&dev, 0) == CUDA_SUCCESS && create(&ctx, nullptr, 0, dev) == CUDA_SUCCESS,
+            "cuCtxCreate");  // pushes ctx
+  if (!ctx) return;
+  {
+    std::unique_ptr<s2c::Backend> b;
+    const s2c::Status st = s2c::MakeCudaBackend(-1, 2, &b);
+    S2C_CHECK(st.ok(), "backend in a pushed context: %s", st.message().c_str());
+    if (st.ok()) {
+      const Frame ref = MakeFrame(PixelFormat::kNV12, 70, 50, 30, 0);
+      const Frame dist = MakeFrame(PixelFormat::kNV12, 70, 50, 31, 7);
+      bool ready = false;
+      uint64_t tag = 0;
+      s2c::Result gpu, cpu;
+      S2C_CHECK(b->Configure(70, 50).ok() &&
+                    b->Submit(ref.View(), dist.View(), s2c::MemoryKind::kHost, 5).ok() &&
+                    b->CollectOldest(true, &ready, &tag, &gpu).ok() && ready && tag == 5,
+                "pair in a pushed context");
+      env.cpu.Compare(ref.View(), dist.View(), &cpu);
+      CheckSameResult(cpu, gpu, "pushed driver context");
+    }
+  }
+  CUcontext popped = nullptr;
+  S2C_CHECK(pop(&popped) == CUDA_SUCCESS && popped == ctx, "the pushed context is still current");
+  destroy(ctx);
+}
+
+void CheckCanonical(Env& env) {
+  const std::string dir = s2c::test::TestdataDir();
+  if (dir.empty()) {
+    std::printf("skipped canonical images: no test data (set S2C_TESTDATA)\n");
+    return;
+  }
+  struct Case { const char* dist; const char* score; };
+  const Case cases[] = {{"flower_small_q30.ppm", "62.22503421"},
+                        {"flower_small_q70.ppm", "81.74290736"},
+                        {"flower_small_q90.ppm", "90.00349983"},
+                        {"flower_small.ppm", "100.00000000"}};
+  s2c::test::HostImage ref;
+  std::string error;
+  if (!s2c::test::ReadPpm(dir + "/flower_small.ppm", &ref, &error)) {
+    S2C_CHECK(false, "%s", error.c_str());
+    return;
+  }
+  for (const Case& c : cases) {
+    s2c::test::HostImage dist;
+    if (!s2c::test::ReadPpm(dir + "/" + c.dist, &dist, &error)) {
+      S2C_CHECK(false, "%s", error.c_str());
+      continue;
+    }
+    S2C_CHECK(env.gpu->Configure(ref.desc.width, ref.desc.height).ok(), "configure");
+    S2C_CHECK(env.gpu->Submit(ref.View(), dist.View(), s2c::MemoryKind::kHost, 0).ok(), "submit");
+    bool ready = false;
+    uint64_t tag = 0;
+    s2c::Result r;
+    S2C_CHECK(env.gpu->CollectOldest(true, &ready, &tag, &r).ok(), "collect");
+    char got[64];
+    std::snprintf(got, sizeof(got), "%.8f", r.score);
+    S2C_CHECK(std::string(got) == c.score, "%s: gpu %s, canonical %s", c.dist, got, c.score);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  Env env;
+  s2c::CudaBackendOptions options;
+  options.max_in_flight = 3;
+  const s2c::Status st = s2c::MakeCudaBackend(options, &env.gpu);
+  if (st.code() == s2c::StatusCode::kNoDevice) {
+    std::printf("skipped: no CUDA device (%s)\n", st.message().c_str());
+    return 77;
+  }
+  S2C_CHECK(st.ok(), "MakeCudaBackend: %s", st.message().c_str());
+  if (!st.ok()) return s2c::test::GlobalTally().Finish();
+  CheckErrors(env);
+  CheckDriverContext(env);
+  CheckIdentical(env);
+  CheckInFlight(env);
+  CheckColorimetry(env);
+  CheckFormats(env, quick);
+  CheckSizes(env, quick);
+  if (!quick) CheckCanonical(env);
+  std::printf("device memory held: %zu MiB\n", env.gpu->DeviceBytes() >> 20);
+  return s2c::test::GlobalTally().Finish();
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Device test of the exact ordered sum: on the host test's fixtures, the
+// kernels return the bits of the CPU's loop, for one sum of an array and for
+// three sums at once from a functor, with launches on two streams. --quick
+// leaves out the long inputs (for compute-sanitizer runs).
+#include <cuda_runtime.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <vector>
+
+#include "ordered_sum.cuh"
+#include "ordered_sum_fixtures.h"
+#include "ordered_sum_launch.h"
+
+namespace s2c {
+namespace {
+
+using test::ToBits;
+
+int g_failures = 0;
+
+#define CHECK_CUDA(expr)                                                              \
+  do {                                                                                \
+    const cudaError_t e_ = (expr);                                                    \
+    if (e_ != cudaSuccess) {                                                          \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,              \
+                   cudaGetErrorString(e_));                                           \
+      std::exit(1);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+void Expect(const char* what, double got, double want) {
+  if (ToBits(got) != ToBits(want)) {
+    if (++g_failures <= 30) {
+      std::fprintf(stderr,
+                   "FAIL %s: got %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",
+                   what, got, ToBits(got), want, ToBits(want));
+    }
+  }
+}
+
+// Three sums of three arrays in one launch.
+struct ThreeArrays {
+  const double* a;
+  const double* b;
+  const double* c;
+  __device__ void operator()(uint64_t i, double (&t)[3]) const {
+    t[0] = a[i];
+    t[1] = b[i];
+    t[2] = c[i];
+  }
+};
+
+struct DeviceArray {
+  double* p = nullptr;
+  explicit DeviceArray(const std::vector<double>& x) {
+    CHECK_CUDA(cudaMalloc(&p, sizeof(double) * (x.size() + 1)));
+    CHECK_CUDA(cudaMemcpy(p, x.data(), sizeof(double) * x.size(), cudaMemcpyHostToDevice));
+  }
+  ~DeviceArray() { cudaFree(p); }
+};
+
+void TestArrays(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws[2],
+                cudaStream_t streams[2], double* d_out) {
+  int cases = 0;
+  for (test::TermKind kind : test::kAllTermKinds) {
+    for (size_t n : lengths) {
+      // The same fixture on two streams with their own workspaces.
+      const std::vector<double> x = test::MakeTerms(kind, n, 1);
+      const std::vector<double> y = test::MakeTerms(kind, n, 2);
+      DeviceArray dx(x), dy(y);
+      CHECK_CUDA(cuda::LaunchOrderedSumOfArray(dx.p, n, ws[0], d_out, streams[0]));
+      CHECK_CUDA(cuda::LaunchOrderedSumOfArray(dy.p, n, ws[1], d_out + 1, streams[1]));
+      double got[2];
+      CHECK_CUDA(cudaDeviceSynchronize());
+      CHECK_CUDA(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+      char what[128];
+      std::snprintf(what, sizeof what, "array sum == loop (%s, n=%zu)", test::TermKindName(kind), n);
+      Expect(what, got[0], test::LoopSum(x.data(), n));
+      Expect(what, got[1], test::LoopSum(y.data(), n));
+      cases += 2;
+    }
+  }
+  std::printf("array sums: %d cases\n", cases);
+}
+
+void TestThreeAtOnce(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws,
+                     cudaStream_t stream, double* d_out) {
+  int cases = 0;
+  for (size_t n : lengths) {
+    const std::vector<double> a = test::MakeTerms(test::TermKind::kTies, n, 3);
+    const std::vector<double> b = test::MakeTerms(test::TermKind::kQuartic, n, 3);
+    const std::vector<double> c = test::MakeTerms(test::TermKind::kZeroIslands, n, 3);
+    DeviceArray da(a), db(b), dc(c);
+    CHECK_CUDA(cuda::LaunchOrderedSums<3>(ThreeArrays{da.p, db.p, dc.p}, n, ws, d_out, stream));
+    double got[3];
+    CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    char what[96];
+    std::snprintf(what, sizeof what, "three sums at once == loops (n=%zu)", n);
+    Expect(what, got[0], test::LoopSum(a.data(), n));
+    Expect(what, got[1], test::LoopSum(b.data(), n));
+    Expect(what, got[2], test::LoopSum(c.data(), n));
+    cases += 3;
+  }
+  std::printf("three sums at once: %d cases\n", cases);
+}
+
+}  // namespace
+}  // namespace s2c
+
+int main(int argc, char** argv) {
+  using namespace s2c;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("skipped: no CUDA device\n");
+    return 77;
+  }
+  const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  std::vector<size_t> lengths(std::begin(test::kFixtureLengths), std::end(test::kFixtureLengths));
+  if (!quick) {
+    lengths.push_back(1100 * 1024 + 5);
+    lengths.push_back(3840 * 2160);
+  }
+  const size_t longest = lengths.back();
+  cudaStream_t streams[2];
+  s2c::cuda::OrderedSumWorkspace ws[2];
+  for (int i = 0; i < 2; ++i) {
+    CHECK_CUDA(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
+    ws[i].bytes = s2c::cuda::OrderedSumWorkspaceBytes(longest, 3);
+    CHECK_CUDA(cudaMalloc(&ws[i].data, ws[i].bytes));
+  }
+  double* d_out = nullptr;
+  CHECK_CUDA(cudaMalloc(&d_out, sizeof(double) * 4));
+  TestArrays(lengths, ws, streams, d_out);
+  TestThreeAtOnce(lengths, ws[0], streams[0], d_out);
+  for (int i = 0; i < 2; ++i) {
+    cudaFree(ws[i].data);
+    cudaStreamDestroy(streams[i]);
+  }
+  cudaFree(d_out);
+  if (g_failures) {
+    std::fprintf(stderr, "%d failures\n", g_failures);
+    return 1;
+  }
+  std::printf("ok\n");
+  return 0;
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Term fixtures for the ordered-sum tests, shared by the host test and the
+// device test so that both check the same inputs: kinds of terms that stress
+// the one-term rule (ties, binade crossings, zeros, subnormals, NaN, inf) and
+// the reference, the plain loop.
+#ifndef S2C_TESTS_ORDERED_SUM_FIXTURES_H_
+#define S2C_TESTS_ORDERED_SUM_FIXTURES_H_
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace s2c {
+namespace test {
+
+enum class TermKind {
+  kUniform,       // U[0, 1)
+  kTies,          // multiples of 2^-53, the sum crossing [1, 2): every odd one ties
+  kSsimLike,      // 1 - q clamped at 0, q in [0.8, 1.05): multiples of 2^-53
+  kAllZero,
+  kZeroIslands,   // uniform with long stretches of +0.0 and -0.0, one leading
+  kWideRange,     // 2^-300 .. 2^300
+  kQuartic,       // fourth powers of small values, many exactly zero
+  kSubnormal,     // subnormal bit patterns with a few tiny normals
+  kNanInMiddle,   // a signalling NaN in the middle, a second NaN later
+  kInf,           // +inf a third of the way
+};
+
+constexpr TermKind kAllTermKinds[] = {
+    TermKind::kUniform,    TermKind::kTies,    TermKind::kSsimLike,  TermKind::kAllZero,
+    TermKind::kZeroIslands, TermKind::kWideRange, TermKind::kQuartic, TermKind::kSubnormal,
+    TermKind::kNanInMiddle, TermKind::kInf};
+
+inline const char* TermKindName(TermKind k) {
+  switch (k) {
+    case TermKind::kUniform: return "uniform";
+    case TermKind::kTies: return "ties";
+    case TermKind::kSsimLike: return "ssim-like";
+    case TermKind::kAllZero: return "all-zero";
+    case TermKind::kZeroIslands: return "zero-islands";
+    case TermKind::kWideRange: return "2^-300..2^300";
+    case TermKind::kQuartic: return "quartic";
+    case TermKind::kSubnormal: return "subnormal";
+    case TermKind::kNanInMiddle: return "nan-in-middle";
+    case TermKind::kInf: return "inf";
+  }
+  return "?";
+}
+
+constexpr size_t kFixtureLengths[] = {0, 1, 7, 1023, 1024, 1025, 5 * 1024 + 333};
+
+inline double FromBits(uint64_t b) {
+  double x;
+  std::memcpy(&x, &b, sizeof x);
+  return x;
+}
+
+inline uint64_t ToBits(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+inline std::vector<double> MakeTerms(TermKind kind, size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed * 1000003u + static_cast<uint64_t>(kind) * 7919u + n);
+  std::uniform_real_distribution<double> u01(0.0, 1.0);
+  std::vector<double> x(n, 0.0);
+  const double two53 = 9007199254740992.0;
+  for (size_t i = 0; i < n; ++i) {
+    switch (kind) {
+      case TermKind::kUniform: x[i] = u01(rng); break;
+      case TermKind::kTies: {
+        // Mean term 1.5 / n, so the sum ends in [1, 2) whatever n is.
+        const double scale = n ? std::ceil(3.0 * two53 / static_cast<double>(n)) : 1.0;
+        const uint64_t num = rng() % static_cast<uint64_t>(scale);
+        x[i] = static_cast<double>(num) / two53;
+        break;
+      }
+      case TermKind::kSsimLike: {
+        const double q = 0.8 + 0.25 * u01(rng);
+        const double d = 1.0 - q;
+        x[i] = d > 0.0 ? d : 0.0;
+        break;
+      }
+      case TermKind::kAllZero: x[i] = 0.0; break;
+      case TermKind::kZeroIslands: {
+        const size_t block = (i / 700) % 3;
+        if (i < 1500 || block == 1) {
+          x[i] = (rng() & 1) ? 0.0 : -0.0;
+        } else {
+          x[i] = u01(rng);
+        }
+        break;
+      }
+      case TermKind::kWideRange: {
+        const int e = static_cast<int>(rng() % 601) - 300;
+        x[i] = std::ldexp(1.0 + u01(rng), e);
+        break;
+      }
+      case TermKind::kQuartic: {
+        const double d = std::max(u01(rng) - 0.3, 0.0) * 0.01;
+        x[i] = (d * d) * (d * d);
+        break;
+      }
+      case TermKind::kSubnormal: {
+        const uint64_t r = rng();
+        x[i] = (r % 97 == 0) ? std::ldexp(1.0 + u01(rng), -1020)
+                             : FromBits(r & ((uint64_t{1} << 52) - 1));
+        break;
+      }
+      case TermKind::kNanInMiddle:
+      case TermKind::kInf: x[i] = u01(rng); break;
+    }
+  }
+  if (kind == TermKind::kNanInMiddle && n > 0) {
+    x[n / 2] = FromBits(0x7FF0000000000123ull);  // signalling: comes out quieted
+    x[n - 1 - (n - 1) / 4] = FromBits(0xFFF8000000000456ull);
+  }
+  if (kind == TermKind::kInf && n > 0) x[n / 3] = INFINITY;
+  return x;
+}
+
+// The reference: the CPU's loop.
+inline double LoopSum(const double* x, size_t n) {
+  double s = 0.0;
+  for (size_t i = 0; i < n; ++i) s += x[i];
+  return s;
+}
+
+}  // namespace test
+}  // namespace s2c
+
+#endif  // S2C_TESTS_ORDERED_SUM_FIXTURES_H_

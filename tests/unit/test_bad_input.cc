@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Bad input never crashes and never yields a score: frames below 8x8,
+// mismatched sizes, unknown formats, null planes and strides smaller than a
+// row each give an error Status whose message names the problem, through
+// CpuReference::Compare and through the CPU backend's Submit/CollectOldest,
+// and the caller's Result is left as it was.
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "cpu_backend.h"
+#include "cpu_reference.h"
+
+namespace {
+
+using s2c::FrameView;
+using s2c::PixelFormat;
+using s2c::Status;
+using s2c::StatusCode;
+
+constexpr double kUntouched = -12345.678;
+
+// A Result a failed call must leave alone.
+s2c::Result Sentinel() {
+  s2c::Result r;
+  r.score = kUntouched;
+  r.subscores.num_scales = -1;
+  return r;
+}
+bool IsSentinel(const s2c::Result& r) {
+  return s2c::test::Bits(r.score) == s2c::test::Bits(kUntouched) &&
+         r.subscores.num_scales == -1;
+}
+
+void ExpectError(const Status& st, StatusCode code,
+                 const std::vector<const char*>& words, const char* what) {
+  S2C_CHECK(!st.ok(), "%s: accepted", what);
+  S2C_CHECK(st.code() == code, "%s: code %d, expected %d (%s)", what,
+            static_cast<int>(st.code()), static_cast<int>(code), st.message().c_str());
+  for (const char* w : words) {
+    S2C_CHECK(st.message().find(w) != std::string::npos,
+              "%s: message \"%s\" does not mention \"%s\"", what, st.message().c_str(), w);
+  }
+}
+
+// An 8-bit RGB frame of any size (even 0x0), backed by real memory.
+struct Frame {
+  std::vector<uint8_t> bytes;
+  FrameView view;
+  Frame(int w, int h) {
+    bytes.assign(static_cast<size_t>(w > 0 ? w : 1) * (h > 0 ? h : 1) * 3, 128);
+    view.desc.format = PixelFormat::kRGB;
+    view.desc.width = w;
+    view.desc.height = h;
+    view.data[0] = bytes.data();
+    view.stride[0] = static_cast<ptrdiff_t>(w) * 3;
+  }
+};
+
+// One I420 frame, three planes, for the per-plane checks.
+struct I420Frame {
+  std::vector<uint8_t> y, u, v;
+  FrameView view;
+  I420Frame(int w, int h) : y(w * h, 100), u((w / 2) * (h / 2), 128), v((w / 2) * (h / 2), 128) {
+    view.desc.format = PixelFormat::kI420;
+    view.desc.width = w;
+    view.desc.height = h;
+    view.data[0] = y.data();
+    view.data[1] = u.data();
+    view.data[2] = v.data();
+    view.stride[0] = w;
+    view.stride[1] = view.stride[2] = w / 2;
+  }
+};
+
+struct BadCase {
+  const char* what;
+  FrameView ref, dist;
+  StatusCode code;
+  std::vector<const char*> words;
+};
+
+std::vector<BadCase> MakeCases(const Frame& good, const I420Frame& yuv) {
+  std::vector<BadCase> cases;
+  auto add = [&](const char* what, FrameView ref, FrameView dist, StatusCode code,
+                 std::vector<const char*> words) {
+    cases.push_back(BadCase{what, ref, dist, code, std::move(words)});
+  };
+  const StatusCode kInvalid = StatusCode::kInvalidArgument;
+  static const Frame f7x8(7, 8), f8x7(8, 7), f1x1(1, 1), f0x0(0, 0), fneg(-16, 16);
+  add("7x8", f7x8.view, f7x8.view, kInvalid, {"7x8", "minimum"});
+  add("8x7", f8x7.view, f8x7.view, kInvalid, {"8x7", "minimum"});
+  add("1x1", f1x1.view, f1x1.view, kInvalid, {"1x1", "minimum"});
+  add("0x0", f0x0.view, f0x0.view, kInvalid, {"0x0", "minimum"});
+  add("-16x16", fneg.view, fneg.view, kInvalid, {"-16x16", "minimum"});
+  add("distorted 7x8 only", good.view, f7x8.view, kInvalid, {"7x8"});
+
+  static const Frame f16x17(16, 17), f17x16(17, 16);
+  add("16x16 vs 16x17", good.view, f16x17.view, kInvalid, {"differ", "16x16", "16x17"});
+  add("16x16 vs 17x16", good.view, f17x16.view, kInvalid, {"differ", "17x16"});
+
+  FrameView v = good.view;
+  v.desc.format = PixelFormat::kUnknown;
+  add("format kUnknown", v, good.view, kInvalid, {"format"});
+  add("distorted format kUnknown", good.view, v, kInvalid, {"format"});
+  v.desc.format = PixelFormat::kCount;
+  add("format kCount", v, good.view, kInvalid, {"format"});
+  v.desc.format = static_cast<PixelFormat>(999);
+  add("format 999", v, good.view, kInvalid, {"format", "999"});
+  v.desc.format = static_cast<PixelFormat>(-1);
+  add("format -1", v, good.view, kInvalid, {"format", "-1"});
+
+  v = good.view;
+  v.data[0] = nullptr;
+  add("null plane", v, good.view, kInvalid, {"plane 0", "null"});
+  add("distorted null plane", good.view, v, kInvalid, {"plane 0", "null"});
+  FrameView y = yuv.view;
+  y.data[2] = nullptr;
+  add("I420 null plane 2", y, y, kInvalid, {"plane 2", "I420", "null"});
+
+  v = good.view;
+  v.stride[0] = 16 * 3 - 1;
+  add("stride one byte short", v, good.view, kInvalid, {"stride", "47", "48"});
+  v.stride[0] = 0;
+  add("stride 0", v, good.view, kInvalid, {"stride", "48"});
+  v.stride[0] = -16 * 3;
+  add("negative stride", v, good.view, kInvalid, {"stride", "-48"});
+  y = yuv.view;
+  y.stride[1] = 7;
+  add("I420 chroma stride short", y, y, kInvalid, {"plane 1", "stride", "7"});
+
+  y = yuv.view;
+  y.desc.matrix = static_cast<s2c::YuvMatrix>(7);
+  add("I420 matrix out of range", y, y, kInvalid, {"matrix", "I420"});
+  y = yuv.view;
+  y.desc.range = static_cast<s2c::YuvRange>(-3);
+  add("I420 range out of range", y, y, kInvalid, {"range", "I420"});
+  return cases;
+}
+
+void TestCompare(const std::vector<BadCase>& cases) {
+  s2c::CpuReference cpu(2);
+  for (const BadCase& k : cases) {
+    s2c::Result r = Sentinel();
+    ExpectError(cpu.Compare(k.ref, k.dist, &r), k.code, k.words, k.what);
+    S2C_CHECK(IsSentinel(r), "%s: Compare wrote a result (score %.17g)", k.what, r.score);
+  }
+}
+
+void TestBackend(const std::vector<BadCase>& cases, const Frame& good, const Frame& other) {
+  std::unique_ptr<s2c::Backend> backend = s2c::MakeCpuBackend(2);
+
+  for (auto size : {std::pair<int, int>{7, 8}, {8, 7}, {1, 1}, {0, 0}, {-8, 8}}) {
+    char what[64];
+    std::snprintf(what, sizeof(what), "Configure(%d, %d)", size.first, size.second);
+    char words[32];
+    std::snprintf(words, sizeof(words), "%dx%d", size.first, size.second);
+    ExpectError(backend->Configure(size.first, size.second), StatusCode::kInvalidArgument,
+                {words, "minimum"}, what);
+  }
+
+  // Nothing in flight: CollectOldest says so and writes no result.
+  s2c::Result r = Sentinel();
+  bool ready = true;
+  uint64_t tag = 77;
+  Status st = backend->CollectOldest(true, &ready, &tag, &r);
+  S2C_CHECK(!st.ok() && !ready && tag == 77 && IsSentinel(r),
+            "CollectOldest with nothing in flight: %s", st.message().c_str());
+
+  S2C_CHECK(backend->Configure(16, 16).ok(), "Configure(16, 16)");
+  for (const BadCase& k : cases) {
+    // The backend checks the reference's size against the configured one
+    // first; that message names the configured size.
+    const bool other_size = k.ref.desc.width != 16 || k.ref.desc.height != 16;
+    ExpectError(backend->Submit(k.ref, k.dist, s2c::MemoryKind::kHost, 1), k.code,
+                other_size ? std::vector<const char*>{"configured", "16x16"} : k.words, k.what);
+    S2C_CHECK(backend->InFlight() == 0, "%s: a failed Submit left %d pairs in flight", k.what,
+              backend->InFlight());
+  }
+  ExpectError(backend->Submit(good.view, good.view, s2c::MemoryKind::kDevice, 2),
+              StatusCode::kUnsupported, {"host"}, "device memory on the CPU backend");
+  S2C_CHECK(backend->InFlight() == 0, "device memory: pair left in flight");
+
+  // After all that, a good pair goes through with its tag and the score a
+  // fresh CpuReference gives.
+  S2C_CHECK(backend->Submit(good.view, other.view, s2c::MemoryKind::kHost, 42).ok(),
+            "good pair after errors");
+  r = Sentinel();
+  st = backend->CollectOldest(true, &ready, &tag, &r);
+  s2c::Result direct;
+  s2c::CpuReference cpu(1);
+  S2C_CHECK(cpu.Compare(good.view, other.view, &direct).ok(), "direct compare");
+  S2C_CHECK(st.ok() && ready && tag == 42, "collect after errors: %s", st.message().c_str());
+  S2C_CHECK_SAME_DOUBLE(r.score, direct.score, "score after errors");
+  S2C_CHECK(backend->InFlight() == 0, "in flight after collect");
+}
+
+}  // namespace
+
+int main() {
+  const Frame good(16, 16);
+  Frame other(16, 16);
+  for (size_t i = 0; i < other.bytes.size(); ++i) other.bytes[i] = static_cast<uint8_t>(i * 37);
+  const I420Frame yuv(16, 16);
+  const std::vector<BadCase> cases = MakeCases(good, yuv);
+  TestCompare(cases);
+  TestBackend(cases, good, other);
+  return s2c::test::GlobalTally().Finish();
+}
