@@ -179,7 +179,7 @@ static void OnPadAdded(GstElement* decodebin, GstPad* pad, gpointer user_data) {
   const Branch* branch = user_data;
   GstCaps* caps = gst_pad_get_current_caps(pad);
   if (caps == NULL) caps = gst_pad_query_caps(pad, NULL);
-  const gboolean video =
+  const gboolean video = gst_caps_get_size(caps) > 0 &&
       gst_structure_has_name(gst_caps_get_structure(caps, 0), "video/x-raw");
   gst_caps_unref(caps);
   GstPad* sink = gst_element_get_static_pad(branch->convert, "sink");
