@@ -254,15 +254,15 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending,
 }
 
 // Sends out the pending buffers whose turn has come, in order. Waits for
-// the backend while more than `max_in_flight` pairs are on it, so
-// max_in_flight 0 drains everything.
-GstFlowReturn Drain(GstSsimulacra2Cmp* self, int max_in_flight) {
+// the backend while more than `keep` pairs are on it, so `keep` 0 drains
+// everything.
+GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep) {
   Private* p = self->priv;
   while (!p->pending.empty()) {
     Pending& front = p->pending.front();
     GstFlowReturn flow;
     if (front.submitted) {
-      const bool wait = p->backend->InFlight() > max_in_flight;
+      const bool wait = p->backend->InFlight() > keep;
       bool ready = false;
       uint64_t tag = 0;
       s2c::Result result;
@@ -388,6 +388,7 @@ GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
       p->configured_height = rf.desc.height;
     }
   }
+  // Room for this pair: at most max-in-flight pairs on the GPU at once.
   if (flow == GST_FLOW_OK) flow = Drain(self, s.max_in_flight - 1);
   if (flow != GST_FLOW_OK) {
     gst_buffer_unref(ref);
@@ -433,7 +434,9 @@ GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
     return GST_FLOW_ERROR;
   }
   p->pending.push_back(pending);
-  return Drain(self, s.max_in_flight);
+  // At most max-in-flight - 1 pairs stay queued until the next call: the
+  // latency UpdateLatency reports, and none at all with max-in-flight 1.
+  return Drain(self, s.max_in_flight - 1);
 }
 
 GstFlowReturn Finish(GstSsimulacra2Cmp* self) {
@@ -463,7 +466,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   gst_clear_buffer(&dist);
   if (ref_gap) {
     QueueUnscored(p, gst_aggregator_pad_pop_buffer(ref_pad));
-    return Drain(self, s.max_in_flight);
+    return Drain(self, s.max_in_flight - 1);
   }
   if (dist_gap) {
     gst_aggregator_pad_drop_buffer(dist_pad);
@@ -502,7 +505,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
         }
       }
       QueueUnscored(p, gst_aggregator_pad_pop_buffer(ref_pad));
-      return Drain(self, s.max_in_flight);
+      return Drain(self, s.max_in_flight - 1);
     }
     case s2c::PairAction::kPair: {
       GstBuffer* r = gst_aggregator_pad_pop_buffer(ref_pad);

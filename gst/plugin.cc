@@ -12,8 +12,8 @@ static gboolean PluginInit(GstPlugin* plugin) {
   return GST_ELEMENT_REGISTER(ssimulacra2cmp, plugin);
 }
 
+// The project has no public home yet; origin names the package.
 #define PACKAGE "ssimulacra2cmp"
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, ssimulacra2cmp,
                   "SSIMULACRA 2.1 video comparison, exact on CPU and CUDA",
-                  PluginInit, "0.1.0", "BSD", "ssimulacra2cmp",
-                  "https://github.com/ssimulacra2cmp")
+                  PluginInit, S2C_VERSION, "BSD", "ssimulacra2cmp", "ssimulacra2cmp")
