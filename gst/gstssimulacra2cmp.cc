@@ -532,15 +532,22 @@ GstClockTime GetNextTime(GstAggregator* agg) {
   return static_cast<GstClockTime>(head.running_time);
 }
 
+// Latency: the frames queued on the GPU, plus how long a reference frame may
+// wait for its partner: a negative dist-offset (the distorted feed runs late)
+// and the pairing tolerance. Without the wait, a live pipeline's deadline
+// would pass every reference frame on before its partner arrives.
 void UpdateLatency(GstSsimulacra2Cmp* self) {
   Private* p = self->priv;
+  const s2c::ElementSettings settings = ReadSettings(self);
   const GstVideoInfo& info = p->format[kRef].info;
   GstClockTime latency = 0;
   if (p->backend_is_cuda && p->format[kRef].known && info.fps_n > 0) {
-    const int frames = ReadSettings(self).max_in_flight - 1;
+    const int frames = settings.max_in_flight - 1;
     latency = gst_util_uint64_scale_int(static_cast<guint64>(frames) * GST_SECOND,
                                         info.fps_d, info.fps_n);
   }
+  if (settings.dist_offset < 0) latency += static_cast<GstClockTime>(-settings.dist_offset);
+  latency += settings.pairing_tolerance;
   gst_aggregator_set_latency(Agg(self), latency, latency);
 }
 

@@ -524,6 +524,21 @@ GST_START_TEST(test_live_wait_policy_scores_every_frame) {
 }
 GST_END_TEST;
 
+GST_START_TEST(test_latency_covers_a_late_distorted_feed) {
+  // dist-offset -100 ms: a reference frame waits up to 100 ms plus the
+  // pairing tolerance for its partner, and the element says so.
+  Harnesses h = MakeHarnesses({"dist-offset=-100000000", "pairing-tolerance=2000000",
+                               "max-in-flight=1"});
+  // The latency is set when the element takes the reference caps, which it
+  // does in its streaming thread: let one pair through first.
+  fail_unless_equals_int(gst_harness_push(h.ref, Frame(0, 0)), GST_FLOW_OK);
+  fail_unless_equals_int(gst_harness_push(h.dist, Frame(0, 100 * GST_MSECOND)), GST_FLOW_OK);
+  PullOut(&h, 1);
+  fail_unless_equals_uint64(gst_harness_query_latency(h.ref), 102 * GST_MSECOND);
+  Teardown(&h);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_backend_cuda_without_gpu_fails_at_start) {
   if (std::strcmp(s2c_test::TestBackend(), "cuda") == 0) return;  // has a GPU
   const RunResult r = RunPipeline(TwoSources(Source(2, I420(25).c_str()),
@@ -589,6 +604,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_results_file_has_one_line_per_frame);
   tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
+  tcase_add_test(tc, test_latency_covers_a_late_distorted_feed);
   tcase_add_test(tc, test_backend_cuda_without_gpu_fails_at_start);
   tcase_add_test(tc, test_cuda_memory_scores_equal_system_memory);
   return s;
