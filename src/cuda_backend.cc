@@ -30,21 +30,24 @@ constexpr size_t kAlign = 256;     // start of every carved buffer
 
 size_t AlignUp(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
-class DeviceBuffer {
+// Device or pinned host memory, sized once and reused; `Memory` supplies
+// the CUDA allocation and release calls.
+template <class Memory>
+class CudaBuffer {
  public:
-  DeviceBuffer() = default;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() { Free(); }
+  CudaBuffer() = default;
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
+  ~CudaBuffer() { Free(); }
   Status Resize(size_t bytes) {
     Free();
     if (bytes == 0) return Status::Ok();
-    S2C_CUDA_TRY(cudaMalloc(&ptr_, bytes));
+    S2C_CUDA_TRY(Memory::Allocate(&ptr_, bytes));
     bytes_ = bytes;
     return Status::Ok();
   }
   void Free() {
-    if (ptr_) cudaFree(ptr_);
+    if (ptr_) Memory::Release(ptr_);
     ptr_ = nullptr;
     bytes_ = 0;
   }
@@ -56,30 +59,18 @@ class DeviceBuffer {
   size_t bytes_ = 0;
 };
 
-class PinnedBuffer {
- public:
-  PinnedBuffer() = default;
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  ~PinnedBuffer() { Free(); }
-  Status Resize(size_t bytes) {
-    Free();
-    S2C_CUDA_TRY(cudaHostAlloc(&ptr_, bytes, cudaHostAllocDefault));
-    bytes_ = bytes;
-    return Status::Ok();
-  }
-  void Free() {
-    if (ptr_) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-  }
-  uint8_t* get() const { return static_cast<uint8_t*>(ptr_); }
-  size_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  size_t bytes_ = 0;
+struct DeviceMemory {
+  static cudaError_t Allocate(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
+  static void Release(void* p) { cudaFree(p); }
 };
+struct PinnedMemory {
+  static cudaError_t Allocate(void** p, size_t bytes) {
+    return cudaHostAlloc(p, bytes, cudaHostAllocDefault);
+  }
+  static void Release(void* p) { cudaFreeHost(p); }
+};
+using DeviceBuffer = CudaBuffer<DeviceMemory>;
+using PinnedBuffer = CudaBuffer<PinnedMemory>;
 
 // Sizes of the pyramid for a frame size: the canonical loop's scales.
 struct Pyramid {

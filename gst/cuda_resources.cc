@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "cuda_resources.h"
+
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include <string>
+#include <utility>
+
+#include "cuda_backend.h"
+
+namespace s2c {
+
+namespace {
+
+constexpr char kContextKey[] = "s2c-cuda-context";
+
+GstCudaContext* ContextOf(GstElement* element) {
+  return static_cast<GstCudaContext*>(g_object_get_data(G_OBJECT(element), kContextKey));
+}
+
+// Takes ownership of `context` (may be null).
+void StoreContext(GstElement* element, GstCudaContext* context) {
+  g_object_set_data_full(G_OBJECT(element), kContextKey, context,
+                         context != nullptr ? gst_object_unref : nullptr);
+}
+
+// Runs the wrapped backend with the element's CUDA context current: the
+// streaming thread that calls it has no context of its own.
+class ContextBoundBackend : public Backend {
+ public:
+  ContextBoundBackend(GstCudaContext* context, std::unique_ptr<Backend> inner)
+      : context_(GST_CUDA_CONTEXT(gst_object_ref(context))), inner_(std::move(inner)) {}
+  ~ContextBoundBackend() override {
+    // The backend frees device memory: its context must be current.
+    const bool pushed = gst_cuda_context_push(context_);
+    inner_.reset();
+    if (pushed) gst_cuda_context_pop(nullptr);
+    gst_object_unref(context_);
+  }
+
+  const char* name() const override { return inner_->name(); }
+
+  Status Configure(int width, int height) override {
+    return Bound([&] { return inner_->Configure(width, height); });
+  }
+  Status Submit(const FrameView& ref, const FrameView& dist, MemoryKind memory,
+                uint64_t tag) override {
+    return Bound([&] { return inner_->Submit(ref, dist, memory, tag); });
+  }
+  int InFlight() const override { return inner_->InFlight(); }
+  Status CollectOldest(bool wait, bool* ready, uint64_t* tag, Result* out) override {
+    return Bound([&] { return inner_->CollectOldest(wait, ready, tag, out); });
+  }
+
+ private:
+  template <typename F>
+  Status Bound(F call) {
+    if (!gst_cuda_context_push(context_)) {
+      return Status(StatusCode::kDeviceError, "could not make the CUDA context current");
+    }
+    Status status = call();
+    gst_cuda_context_pop(nullptr);
+    return status;
+  }
+
+  GstCudaContext* context_;
+  std::unique_ptr<Backend> inner_;
+};
+
+}  // namespace
+
+bool HandleCudaContextQuery(GstElement* element, GstQuery* query) {
+  GstCudaContext* context = ContextOf(element);
+  return context != nullptr && gst_cuda_handle_context_query(element, query, context);
+}
+
+void SetCudaContext(GstElement* element, GstContext* context, int device_id) {
+  GstCudaContext* cuda = ContextOf(element);
+  if (cuda != nullptr) gst_object_ref(cuda);
+  gst_cuda_handle_set_context(element, context, device_id, &cuda);
+  StoreContext(element, cuda);
+}
+
+void ReleaseCudaContext(GstElement* element) { StoreContext(element, nullptr); }
+
+bool IsReadableInPlace(GstElement* element, GstBuffer* buffer) {
+  GstCudaContext* ours = ContextOf(element);
+  if (ours == nullptr) return false;
+  const guint n = gst_buffer_n_memory(buffer);
+  for (guint i = 0; i < n; ++i) {
+    GstMemory* mem = gst_buffer_peek_memory(buffer, i);
+    if (!gst_is_cuda_memory(mem)) return false;
+    GstCudaContext* theirs = reinterpret_cast<GstCudaMemory*>(mem)->context;
+    if (theirs != ours && !gst_cuda_context_can_access_peer(ours, theirs)) return false;
+  }
+  return true;
+}
+
+Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_in_flight,
+                                   std::unique_ptr<Backend>* out) {
+  if (!gst_cuda_load_library()) {
+    return Status(StatusCode::kNoDevice, "the CUDA driver library could not be loaded");
+  }
+  GstCudaContext* context = ContextOf(element);
+  if (context != nullptr) gst_object_ref(context);
+  if (!gst_cuda_ensure_element_context(element, device_id, &context) || context == nullptr) {
+    return Status(StatusCode::kNoDevice,
+                  "no CUDA context for device " + std::to_string(device_id));
+  }
+  StoreContext(element, context);
+  guint context_device = 0;
+  g_object_get(context, "cuda-device-id", &context_device, nullptr);
+
+  std::unique_ptr<Backend> cuda;
+  if (!gst_cuda_context_push(context)) {
+    return Status(StatusCode::kDeviceError, "could not make the CUDA context current");
+  }
+  const Status status = MakeCudaBackend(static_cast<int>(context_device), max_in_flight, &cuda);
+  gst_cuda_context_pop(nullptr);
+  if (!status.ok()) return status;
+  *out = std::make_unique<ContextBoundBackend>(context, std::move(cuda));
+  return Status::Ok();
+}
+
+}  // namespace s2c

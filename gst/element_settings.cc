@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "element_settings.h"
+
+namespace s2c {
+
+namespace {
+
+GType BackendChoiceGetType() {
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+      {static_cast<int>(BackendChoice::kAuto),
+       "CUDA when a device works, else CPU", "auto"},
+      {static_cast<int>(BackendChoice::kCpu), "CPU reference", "cpu"},
+      {static_cast<int>(BackendChoice::kCuda), "CUDA (error without a GPU)",
+       "cuda"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type, g_enum_register_static("GstSsimulacra2CmpBackend", values));
+  }
+  return type;
+}
+
+GType ResultsFormatGetType() {
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+      {static_cast<int>(ResultsFormat::kJsonLines), "JSON Lines", "jsonl"},
+      {static_cast<int>(ResultsFormat::kCsv), "CSV with a header line", "csv"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type,
+                      g_enum_register_static("GstSsimulacra2CmpResultsFormat", values));
+  }
+  return type;
+}
+
+GType LivePolicyGetType() {
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+      {static_cast<int>(LivePolicy::kPassUnscored),
+       "Pass a reference frame unscored when its partner misses the deadline",
+       "pass-unscored"},
+      {static_cast<int>(LivePolicy::kWait),
+       "Wait for the partner, stalling the reference stream", "wait"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type,
+                      g_enum_register_static("GstSsimulacra2CmpLivePolicy", values));
+  }
+  return type;
+}
+
+}  // namespace
+
+void InstallElementProperties(GObjectClass* oc) {
+  const auto flags = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                              GST_PARAM_MUTABLE_READY);
+  const auto read_only = static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_property(
+      oc, PROP_BACKEND,
+      g_param_spec_enum("backend", "Backend",
+                        "Where frames are scored: auto (CUDA when a device works, else "
+                        "CPU with a warning), cpu, or cuda (error without a GPU)",
+                        BackendChoiceGetType(), static_cast<int>(DEFAULT_BACKEND), flags));
+  g_object_class_install_property(
+      oc, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int("cuda-device-id", "CUDA device id",
+                       "CUDA device to score on (-1: the shared context's, else device 0)",
+                       -1, G_MAXINT, DEFAULT_CUDA_DEVICE_ID, flags));
+  g_object_class_install_property(
+      oc, PROP_MAX_IN_FLIGHT,
+      g_param_spec_uint("max-in-flight", "Max in flight",
+                        "Frame pairs queued on the GPU before the element waits for the "
+                        "oldest; the reported latency is (max-in-flight - 1) frames",
+                        1, 64, DEFAULT_MAX_IN_FLIGHT, flags));
+  g_object_class_install_property(
+      oc, PROP_DIST_OFFSET,
+      g_param_spec_int64("dist-offset", "Distorted offset",
+                         "Nanoseconds added to the distorted stream's running time "
+                         "before pairing",
+                         G_MININT64, G_MAXINT64, DEFAULT_DIST_OFFSET, flags));
+  g_object_class_install_property(
+      oc, PROP_PAIRING_TOLERANCE,
+      g_param_spec_uint64("pairing-tolerance", "Pairing tolerance",
+                          "Largest running-time difference (ns) of a scored pair",
+                          0, G_MAXINT64, DEFAULT_PAIRING_TOLERANCE, flags));
+  g_object_class_install_property(
+      oc, PROP_THRESHOLD,
+      g_param_spec_double("threshold", "Threshold",
+                          "A score below this posts a \"threshold\" message (default: "
+                          "never)",
+                          -G_MAXDOUBLE, 100.0, DEFAULT_THRESHOLD, flags));
+  g_object_class_install_property(
+      oc, PROP_THRESHOLD_HYSTERESIS,
+      g_param_spec_double("threshold-hysteresis", "Threshold hysteresis",
+                          "After an alarm, scores must reach threshold + this before "
+                          "\"threshold-cleared\" is posted",
+                          0.0, G_MAXDOUBLE, DEFAULT_THRESHOLD_HYSTERESIS, flags));
+  g_object_class_install_property(
+      oc, PROP_RESULTS_LOCATION,
+      g_param_spec_string("results-location", "Results location",
+                          "File that gets one line per scored frame, flushed as frames "
+                          "are scored (none by default)",
+                          nullptr, flags));
+  g_object_class_install_property(
+      oc, PROP_RESULTS_FORMAT,
+      g_param_spec_enum("results-format", "Results format", "Format of results-location",
+                        ResultsFormatGetType(), static_cast<int>(DEFAULT_RESULTS_FORMAT),
+                        flags));
+  g_object_class_install_property(
+      oc, PROP_POST_MESSAGES,
+      g_param_spec_boolean("post-messages", "Post messages",
+                           "Post a \"frame\" element message for every scored pair",
+                           DEFAULT_POST_MESSAGES,
+                           static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                                    GST_PARAM_MUTABLE_PLAYING)));
+  g_object_class_install_property(
+      oc, PROP_LIVE_POLICY,
+      g_param_spec_enum("live-policy", "Live policy",
+                        "In a live pipeline, what happens to a reference frame whose "
+                        "distorted partner has not arrived by its deadline",
+                        LivePolicyGetType(), static_cast<int>(DEFAULT_LIVE_POLICY), flags));
+  g_object_class_install_property(
+      oc, PROP_LAST_SCORE,
+      g_param_spec_double("last-score", "Last score",
+                          "Score of the last scored pair (NaN before the first)",
+                          -G_MAXDOUBLE, 100.0, 0.0, read_only));
+  g_object_class_install_property(
+      oc, PROP_STATS,
+      g_param_spec_boxed("stats", "Statistics",
+                         "The segment's statistics so far, with the fields of the "
+                         "summary message (reason \"running\")",
+                         GST_TYPE_STRUCTURE, read_only));
+  gst_type_mark_as_plugin_api(BackendChoiceGetType(), static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(ResultsFormatGetType(), static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(LivePolicyGetType(), static_cast<GstPluginAPIFlags>(0));
+}
+
+bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
+                         guint id, const GValue* value) {
+  switch (id) {
+    case PROP_BACKEND:
+      s->backend = static_cast<BackendChoice>(g_value_get_enum(value));
+      return true;
+    case PROP_CUDA_DEVICE_ID: s->cuda_device_id = g_value_get_int(value); return true;
+    case PROP_MAX_IN_FLIGHT:
+      s->max_in_flight = static_cast<int>(g_value_get_uint(value));
+      return true;
+    case PROP_DIST_OFFSET: s->dist_offset = g_value_get_int64(value); return true;
+    case PROP_PAIRING_TOLERANCE:
+      s->pairing_tolerance = static_cast<int64_t>(g_value_get_uint64(value));
+      return true;
+    case PROP_THRESHOLD: s->threshold = g_value_get_double(value); return true;
+    case PROP_THRESHOLD_HYSTERESIS:
+      s->threshold_hysteresis = g_value_get_double(value);
+      return true;
+    case PROP_RESULTS_LOCATION: {
+      const char* location = g_value_get_string(value);
+      *results_location = location != nullptr ? location : "";
+      return true;
+    }
+    case PROP_RESULTS_FORMAT:
+      s->results_format = static_cast<ResultsFormat>(g_value_get_enum(value));
+      return true;
+    case PROP_POST_MESSAGES: s->post_messages = g_value_get_boolean(value); return true;
+    case PROP_LIVE_POLICY:
+      s->live_policy = static_cast<LivePolicy>(g_value_get_enum(value));
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool GetSettingsProperty(const ElementSettings& s,
+                         const std::string& results_location, guint id,
+                         GValue* value) {
+  switch (id) {
+    case PROP_BACKEND: g_value_set_enum(value, static_cast<int>(s.backend)); return true;
+    case PROP_CUDA_DEVICE_ID: g_value_set_int(value, s.cuda_device_id); return true;
+    case PROP_MAX_IN_FLIGHT:
+      g_value_set_uint(value, static_cast<guint>(s.max_in_flight));
+      return true;
+    case PROP_DIST_OFFSET: g_value_set_int64(value, s.dist_offset); return true;
+    case PROP_PAIRING_TOLERANCE:
+      g_value_set_uint64(value, static_cast<guint64>(s.pairing_tolerance));
+      return true;
+    case PROP_THRESHOLD: g_value_set_double(value, s.threshold); return true;
+    case PROP_THRESHOLD_HYSTERESIS: g_value_set_double(value, s.threshold_hysteresis); return true;
+    case PROP_RESULTS_LOCATION:
+      g_value_set_string(value, results_location.empty() ? nullptr : results_location.c_str());
+      return true;
+    case PROP_RESULTS_FORMAT:
+      g_value_set_enum(value, static_cast<int>(s.results_format));
+      return true;
+    case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); return true;
+    case PROP_LIVE_POLICY: g_value_set_enum(value, static_cast<int>(s.live_policy)); return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace s2c

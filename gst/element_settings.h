@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The element's property table: ids, defaults, enum types, and the
+// settable values as one plain struct the element copies under its object
+// lock. docs/element.md describes each property.
+#ifndef S2C_GST_ELEMENT_SETTINGS_H_
+#define S2C_GST_ELEMENT_SETTINGS_H_
+
+#include <gst/gst.h>
+
+#include <cstdint>
+#include <string>
+
+#include "backend_factory.h"
+#include "results_writer.h"
+
+namespace s2c {
+
+enum class LivePolicy : int { kPassUnscored = 0, kWait = 1 };
+
+enum ElementProperty {
+  PROP_0,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_MAX_IN_FLIGHT,
+  PROP_DIST_OFFSET,
+  PROP_PAIRING_TOLERANCE,
+  PROP_THRESHOLD,
+  PROP_THRESHOLD_HYSTERESIS,
+  PROP_RESULTS_LOCATION,
+  PROP_RESULTS_FORMAT,
+  PROP_POST_MESSAGES,
+  PROP_LIVE_POLICY,
+  PROP_LAST_SCORE,  // read-only, the element answers
+  PROP_STATS,       // read-only, the element answers
+};
+
+#define DEFAULT_BACKEND s2c::BackendChoice::kAuto
+#define DEFAULT_CUDA_DEVICE_ID -1
+#define DEFAULT_MAX_IN_FLIGHT 2
+#define DEFAULT_DIST_OFFSET 0
+#define DEFAULT_PAIRING_TOLERANCE GST_MSECOND
+#define DEFAULT_THRESHOLD (-G_MAXDOUBLE)
+#define DEFAULT_THRESHOLD_HYSTERESIS 1.0
+#define DEFAULT_RESULTS_FORMAT s2c::ResultsFormat::kJsonLines
+#define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
+
+// The settable properties except results-location, which is kept apart so
+// that copying the settings on each frame never allocates.
+struct ElementSettings {
+  BackendChoice backend = DEFAULT_BACKEND;
+  int cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
+  int max_in_flight = DEFAULT_MAX_IN_FLIGHT;
+  int64_t dist_offset = DEFAULT_DIST_OFFSET;
+  int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
+  double threshold = DEFAULT_THRESHOLD;
+  double threshold_hysteresis = DEFAULT_THRESHOLD_HYSTERESIS;
+  ResultsFormat results_format = DEFAULT_RESULTS_FORMAT;
+  bool post_messages = DEFAULT_POST_MESSAGES;
+  LivePolicy live_policy = DEFAULT_LIVE_POLICY;
+};
+
+// Installs every property of the element, the read-only ones included, and
+// marks its enum types as plugin API.
+void InstallElementProperties(GObjectClass* oc);
+
+// Set/get of the settable properties; false for an id they do not own.
+bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
+                         guint id, const GValue* value);
+bool GetSettingsProperty(const ElementSettings& s,
+                         const std::string& results_location, guint id,
+                         GValue* value);
+
+}  // namespace s2c
+
+#endif  // S2C_GST_ELEMENT_SETTINGS_H_

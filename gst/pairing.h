@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Pairing policy of the element, as pure logic: given the head of each sink
+// pad, decide whether to score them together, to let one go unpaired, or to
+// wait for more data. No GStreamer types, so it is unit-tested on its own.
+#ifndef S2C_GST_PAIRING_H_
+#define S2C_GST_PAIRING_H_
+
+#include <cstdint>
+
+namespace s2c {
+
+// What one pad offers right now.
+struct PadHead {
+  bool has_buffer = false;
+  bool eos = false;             // no buffer queued and the pad is at EOS
+  bool timed = false;           // the buffer has a valid running time
+  int64_t running_time = 0;     // ns; for the distorted pad after dist-offset
+};
+
+enum class PairAction {
+  kWait,          // nothing can be decided yet
+  kPair,          // score the two heads together
+  kRefUnpaired,   // the reference head has no partner: pass it unscored
+  kRefLate,       // timeout in a live pipeline: pass the reference unscored
+  kDistUnpaired,  // the distorted head has no partner: drop it
+  kDone,          // both pads are at EOS with nothing queued
+};
+
+// Pairs by running time within `tolerance_ns` (inclusive). Buffers without a
+// timestamp (a still image from filesrc ! pngdec) pair in arrival order. A
+// distorted buffer earlier than the reference by more than the tolerance can
+// never pair (later references only get later) and is dropped; one later by
+// more than the tolerance means the reference has none. The reference pairs
+// with the earliest distorted frame within the tolerance. `timeout` is the
+// live-pipeline deadline: a reference still waiting for its partner then goes
+// out unscored when `pass_late` is set, instead of stalling the video.
+PairAction DecidePairing(const PadHead& ref, const PadHead& dist,
+                         int64_t tolerance_ns, bool timeout, bool pass_late);
+
+}  // namespace s2c
+
+#endif  // S2C_GST_PAIRING_H_

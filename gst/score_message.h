@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The element's bus messages, one typed struct per kind. Every message is an
+// element message whose structure is named "ssimulacra2cmp" and carries a
+// string field "type". Field names are spelled only in score_message.cc;
+// the element builds messages and the tests read them through these structs.
+// docs/element.md lists every field.
+#ifndef S2C_GST_SCORE_MESSAGE_H_
+#define S2C_GST_SCORE_MESSAGE_H_
+
+#include <gst/gst.h>
+
+#include <cstdint>
+#include <string>
+
+#include "stats.h"
+
+namespace s2c {
+
+extern const char kMessageName[];  // "ssimulacra2cmp"
+
+enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared };
+
+// The kind of an element message, kUnknown for anything not ours.
+MessageType GetMessageType(const GstStructure* s);
+
+// type="frame": one per scored pair, in output order.
+struct FrameMessage {
+  double score = 0.0;  // exactly the backend's double
+  uint64_t frame_index = 0;  // counts scored pairs from 0 in the segment
+  // Of the scored reference buffer (GST_CLOCK_TIME_NONE when unknown).
+  GstClockTime timestamp = GST_CLOCK_TIME_NONE;
+  GstClockTime stream_time = GST_CLOCK_TIME_NONE;
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+  GstClockTime duration = GST_CLOCK_TIME_NONE;
+  // PTS of the distorted buffer it was paired with, before dist-offset.
+  GstClockTime dist_timestamp = GST_CLOCK_TIME_NONE;
+
+  GstStructure* ToStructure() const;  // (transfer full)
+  static bool FromStructure(const GstStructure* s, FrameMessage* out);
+};
+
+// type="summary": at EOS (before EOS leaves the element), on flush, and as
+// the "stats" property (reason "running").
+struct SummaryMessage {
+  std::string reason;  // "eos", "flush" or "running"
+  ScoreSummary scores;
+  uint64_t ref_unpaired = 0;   // reference frames passed through unscored
+  uint64_t dist_unpaired = 0;  // distorted frames dropped without a partner
+  uint64_t ref_late = 0;       // live: references passed on at the deadline
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, SummaryMessage* out);
+};
+
+// type="threshold" when a score falls below the threshold, and
+// type="threshold-cleared" when scores are back at or above threshold +
+// hysteresis.
+struct ThresholdMessage {
+  bool cleared = false;
+  double score = 0.0;
+  double threshold = 0.0;
+  uint64_t frame_index = 0;
+  GstClockTime timestamp = GST_CLOCK_TIME_NONE;
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, ThresholdMessage* out);
+};
+
+}  // namespace s2c
+
+#endif  // S2C_GST_SCORE_MESSAGE_H_

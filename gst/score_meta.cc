@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "score_meta.h"
+
+namespace s2c {
+
+const char kScoreMetaName[] = "Ssimulacra2CmpMeta";
+
+namespace {
+constexpr char kScore[] = "score";
+constexpr char kFrameIndex[] = "frame-index";
+constexpr char kDistTimestamp[] = "dist-timestamp";
+}  // namespace
+
+void RegisterScoreMeta() {
+  static gsize once = 0;
+  if (g_once_init_enter(&once)) {
+    // No tags and no transform function: GStreamer then copies the structure
+    // on every copy transform and keeps the meta through conversions.
+    const gchar* tags[] = {nullptr};
+    gst_meta_register_custom(kScoreMetaName, tags, nullptr, nullptr, nullptr);
+    g_once_init_leave(&once, 1);
+  }
+}
+
+void AddScoreMeta(GstBuffer* buffer, const ScoreMeta& meta) {
+  GstCustomMeta* custom = gst_buffer_get_custom_meta(buffer, kScoreMetaName);
+  if (custom == nullptr) {
+    custom = gst_buffer_add_custom_meta(buffer, kScoreMetaName);
+  }
+  gst_structure_set(gst_custom_meta_get_structure(custom),
+                    kScore, G_TYPE_DOUBLE, meta.score,
+                    kFrameIndex, G_TYPE_UINT64, guint64{meta.frame_index},
+                    kDistTimestamp, G_TYPE_UINT64, guint64{meta.dist_timestamp},
+                    nullptr);
+}
+
+bool GetScoreMeta(GstBuffer* buffer, ScoreMeta* out) {
+  GstCustomMeta* custom = gst_buffer_get_custom_meta(buffer, kScoreMetaName);
+  if (custom == nullptr) return false;
+  const GstStructure* s = gst_custom_meta_get_structure(custom);
+  guint64 index = 0;
+  guint64 dist_ts = 0;
+  if (!gst_structure_get_double(s, kScore, &out->score) ||
+      !gst_structure_get_uint64(s, kFrameIndex, &index) ||
+      !gst_structure_get_uint64(s, kDistTimestamp, &dist_ts)) {
+    return false;
+  }
+  out->frame_index = index;
+  out->dist_timestamp = dist_ts;
+  return true;
+}
+
+}  // namespace s2c

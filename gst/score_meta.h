@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The score attached to each scored reference buffer: a GstCustomMeta named
+// "Ssimulacra2CmpMeta" whose GstStructure holds score (gdouble), frame-index
+// (guint64) and dist-timestamp (guint64, GstClockTime). It has no tags, so
+// videoconvert, tee and queue keep it; applications read it with
+// gst_buffer_get_custom_meta() and gst_custom_meta_get_structure() from C or
+// Python without a header from us. These helpers are the typed view.
+#ifndef S2C_GST_SCORE_META_H_
+#define S2C_GST_SCORE_META_H_
+
+#include <gst/gst.h>
+
+#include <cstdint>
+
+namespace s2c {
+
+extern const char kScoreMetaName[];  // "Ssimulacra2CmpMeta"
+
+struct ScoreMeta {
+  double score = 0.0;
+  uint64_t frame_index = 0;
+  GstClockTime dist_timestamp = GST_CLOCK_TIME_NONE;
+};
+
+// Registers the meta once per process; safe to call again.
+void RegisterScoreMeta();
+
+// Adds (or updates) the meta on a writable buffer.
+void AddScoreMeta(GstBuffer* buffer, const ScoreMeta& meta);
+
+// False when the buffer carries no such meta (or a malformed one).
+bool GetScoreMeta(GstBuffer* buffer, ScoreMeta* out);
+
+}  // namespace s2c
+
+#endif  // S2C_GST_SCORE_META_H_

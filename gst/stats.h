@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Running statistics of one segment's scores, for the summary message and
+// the element's "stats" property. Every score is kept (8 bytes a frame) so
+// that the percentile is exact; the vector grows by doubling, so there is no
+// allocation on most frames.
+#ifndef S2C_GST_STATS_H_
+#define S2C_GST_STATS_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace s2c {
+
+struct ScoreSummary {
+  uint64_t frames = 0;
+  double mean = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+  // n / sum(1/s); 0 when any score is <= 0, where it is undefined.
+  double harmonic_mean = 0.0;
+  // Nearest rank: the ceil(0.05 * n)-th smallest score.
+  double p5 = 0.0;
+  // Population standard deviation, two passes over the scores.
+  double stddev = 0.0;
+};
+
+class ScoreStats {
+ public:
+  void Add(double score) { scores_.push_back(score); }
+  void Reset() { scores_.clear(); }
+  uint64_t count() const { return scores_.size(); }
+
+  // All fields 0 when no frame was scored.
+  ScoreSummary Summarize() const;
+
+ private:
+  std::vector<double> scores_;
+};
+
+}  // namespace s2c
+
+#endif  // S2C_GST_STATS_H_

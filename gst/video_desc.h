@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// From negotiated GStreamer video caps to the metric library's frame
+// description, refusing what the metric cannot score with a sentence that
+// tells the user which element to insert.
+#ifndef S2C_GST_VIDEO_DESC_H_
+#define S2C_GST_VIDEO_DESC_H_
+
+#include <gst/video/video.h>
+
+#include "frame.h"
+#include "status.h"
+
+namespace s2c {
+
+// Fills *out from `info`, or returns InvalidArgument/Unsupported whose
+// message names the pad (`pad_name`) and the fix: videoconvert for a format
+// outside the contract, deinterlace for interlaced video, videoscale below
+// 8x8, a tone-mapping step for PQ/HLG transfer.
+Status DescribeVideoInfo(const GstVideoInfo& info, const char* pad_name,
+                         FrameDesc* out);
+
+// The planes of a mapped frame (host or CUDA pointers, as it was mapped).
+FrameView ViewOfVideoFrame(const GstVideoFrame& frame, const FrameDesc& desc);
+
+}  // namespace s2c
+
+#endif  // S2C_GST_VIDEO_DESC_H_

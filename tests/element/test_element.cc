@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The ssimulacra2cmp element in pipelines and harnesses: pairing, messages,
+// meta, statistics, errors. Runs on the backend S2C_TEST_BACKEND names (cpu
+// by default, cuda on the GPU machine). Scores are compared as bits.
+// The C++ headers come first: gstcheck.h defines a macro named fail, which
+// std::basic_ios has as a member.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <glib/gstdio.h>
+
+#include "pipeline_run.h"
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+
+using s2c_test::RunPipeline;
+using s2c_test::RunResult;
+
+namespace {
+
+constexpr int kWidth = 64;
+constexpr int kHeight = 48;
+constexpr GstClockTime kFrame = 40 * GST_MSECOND;  // 25 fps
+
+bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+
+void AssertBits(double got, double want) {
+  fail_unless(SameBits(got, want), "score %.17g, expected %.17g", got, want);
+}
+
+bool Contains(const std::vector<std::string>& texts, const char* needle) {
+  for (const std::string& t : texts) {
+    if (t.find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::string Source(int frames, const char* caps, const char* pattern = "smpte") {
+  return "videotestsrc num-buffers=" + std::to_string(frames) + " pattern=" + pattern +
+         " ! " + caps;
+}
+
+std::string I420(int fps) {
+  return "video/x-raw,format=I420,width=" + std::to_string(kWidth) +
+         ",height=" + std::to_string(kHeight) + ",framerate=" + std::to_string(fps) + "/1";
+}
+
+// ref and dist from two sources; output to the fakesink "out".
+std::string TwoSources(const std::string& ref, const std::string& dist) {
+  return ref + " ! cmp.ref_sink " + dist + " ! cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out";
+}
+
+// --- Harness: one element, a harness on each sink pad, a private bus. ---
+
+struct Harnesses {
+  GstHarness* ref = nullptr;
+  GstHarness* dist = nullptr;
+  GstBus* bus = nullptr;
+  RunResult seen;
+};
+
+Harnesses MakeHarnesses(const std::vector<std::string>& props,
+                        const char* caps = "video/x-raw,format=RGB,width=16,height=16,framerate=25/1") {
+  Harnesses h;
+  GstElement* element = gst_element_factory_make("ssimulacra2cmp", nullptr);
+  fail_unless(element != nullptr, "ssimulacra2cmp not found: is GST_PLUGIN_PATH set?");
+  gst_util_set_object_arg(G_OBJECT(element), "backend", s2c_test::TestBackend());
+  for (const std::string& prop : props) {
+    const size_t eq = prop.find('=');
+    gst_util_set_object_arg(G_OBJECT(element), prop.substr(0, eq).c_str(),
+                            prop.substr(eq + 1).c_str());
+  }
+  h.bus = gst_bus_new();
+  gst_element_set_bus(element, h.bus);
+  h.ref = gst_harness_new_with_element(element, "ref_sink", "src");
+  h.dist = gst_harness_new_with_element(element, "dist_sink", nullptr);
+  gst_object_unref(element);
+  gst_harness_set_src_caps_str(h.ref, caps);
+  gst_harness_set_src_caps_str(h.dist, caps);
+  return h;
+}
+
+// Drains the private bus into h->seen (non-blocking).
+void Poll(Harnesses* h) {
+  while (GstMessage* m = gst_bus_pop(h->bus)) {
+    s2c_test::Collect(m, &h->seen);
+    gst_message_unref(m);
+  }
+}
+
+void Teardown(Harnesses* h) {
+  gst_element_set_bus(h->ref->element, nullptr);
+  gst_harness_teardown(h->dist);
+  gst_harness_teardown(h->ref);
+  gst_object_unref(h->bus);
+}
+
+// A side x side (16 unless given) RGB frame whose content depends on `seed` (seed 0 and 0 are
+// identical frames).
+GstBuffer* Frame(int seed, GstClockTime pts, int side = 16) {
+  GstBuffer* b = gst_buffer_new_allocate(nullptr, side * side * 3, nullptr);
+  GstMapInfo map;
+  gst_buffer_map(b, &map, GST_MAP_WRITE);
+  for (gsize i = 0; i < map.size; ++i) map.data[i] = static_cast<guint8>((i * 7 + seed * 53) & 0xff);
+  gst_buffer_unmap(b, &map);
+  GST_BUFFER_PTS(b) = pts;
+  GST_BUFFER_DURATION(b) = kFrame;
+  return b;
+}
+
+void PushPair(Harnesses* h, int ref_seed, int dist_seed, GstClockTime pts) {
+  fail_unless_equals_int(gst_harness_push(h->ref, Frame(ref_seed, pts)), GST_FLOW_OK);
+  fail_unless_equals_int(gst_harness_push(h->dist, Frame(dist_seed, pts)), GST_FLOW_OK);
+}
+
+void EndBoth(Harnesses* h) {
+  gst_harness_push_event(h->ref, gst_event_new_eos());
+  gst_harness_push_event(h->dist, gst_event_new_eos());
+}
+
+// Pulls `n` buffers; returns their metas (has_meta false for unscored ones).
+std::vector<s2c_test::OutBuffer> PullOut(Harnesses* h, int n) {
+  std::vector<s2c_test::OutBuffer> out;
+  for (int i = 0; i < n; ++i) {
+    GstBuffer* b = gst_harness_pull(h->ref);
+    fail_unless(b != nullptr, "output buffer %d missing", i);
+    s2c_test::OutBuffer o;
+    o.pts = GST_BUFFER_PTS(b);
+    o.has_meta = s2c::GetScoreMeta(b, &o.meta);
+    out.push_back(o);
+    gst_buffer_unref(b);
+  }
+  return out;
+}
+
+// Waits (up to 10 s) until the bus has shown a summary.
+void WaitForSummary(Harnesses* h) {
+  for (int i = 0; i < 1000 && h->seen.summaries.empty(); ++i) {
+    Poll(h);
+    if (h->seen.summaries.empty()) g_usleep(10000);
+  }
+  fail_unless(!h->seen.summaries.empty(), "no summary message");
+}
+
+// Waits (up to 10 s) for an error on the private bus and returns its text.
+std::string WaitForError(Harnesses* h) {
+  for (int i = 0; i < 1000 && h->seen.errors.empty(); ++i) {
+    Poll(h);
+    if (h->seen.errors.empty()) g_usleep(10000);
+  }
+  return h->seen.errors.empty() ? "" : h->seen.errors[0];
+}
+
+}  // namespace
+
+GST_START_TEST(test_identical_frames_score_exactly_100) {
+  const RunResult r = RunPipeline(
+      Source(5, I420(25).c_str()) +
+      " ! tee name=t t. ! queue ! cmp.ref_sink t. ! queue ! cmp.dist_sink "
+      "ssimulacra2cmp name=cmp ! fakesink name=out");
+  fail_unless(r.errors.empty(), "error: %s", r.errors.empty() ? "" : r.errors[0].c_str());
+  fail_unless_equals_int(r.frames.size(), 5);
+  for (const s2c::FrameMessage& f : r.frames) AssertBits(f.score, 100.0);
+  fail_unless_equals_int(r.summaries.size(), 1);
+  AssertBits(r.summaries[0].scores.mean, 100.0);
+  AssertBits(r.summaries[0].scores.p5, 100.0);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_message_fields_and_types) {
+  Harnesses h = MakeHarnesses({});
+  GstClockTime pts = 0;
+  for (int i = 0; i < 3; ++i, pts += kFrame) PushPair(&h, i, i + 10, pts);
+  EndBoth(&h);
+  const auto out = PullOut(&h, 3);
+  WaitForSummary(&h);
+  fail_unless_equals_int(h.seen.frames.size(), 3);
+  for (int i = 0; i < 3; ++i) {
+    const s2c::FrameMessage& f = h.seen.frames[i];
+    fail_unless_equals_uint64(f.frame_index, i);
+    fail_unless_equals_uint64(f.timestamp, i * kFrame);
+    fail_unless_equals_uint64(f.stream_time, i * kFrame);
+    fail_unless_equals_uint64(f.running_time, i * kFrame);
+    fail_unless_equals_uint64(f.duration, kFrame);
+    fail_unless_equals_uint64(f.dist_timestamp, i * kFrame);
+    fail_unless(f.score < 100.0, "different frames scored %.17g", f.score);
+    // The meta carries the message's double.
+    fail_unless(out[i].has_meta);
+    AssertBits(out[i].meta.score, f.score);
+    fail_unless_equals_uint64(out[i].meta.frame_index, i);
+  }
+  const s2c::SummaryMessage& s = h.seen.summaries[0];
+  fail_unless(s.reason == "eos");
+  fail_unless_equals_uint64(s.scores.frames, 3);
+  fail_unless_equals_uint64(s.ref_unpaired, 0);
+  fail_unless_equals_uint64(s.dist_unpaired, 0);
+  // The raw structure has the documented types (FromStructure checked the rest).
+  GstStructure* raw = h.seen.frames[0].ToStructure();
+  fail_unless(gst_structure_get_field_type(raw, "score") == G_TYPE_DOUBLE);
+  fail_unless(gst_structure_get_field_type(raw, "timestamp") == G_TYPE_UINT64);
+  gst_structure_free(raw);
+  double last = 0;
+  GstStructure* stats = nullptr;
+  g_object_get(h.ref->element, "last-score", &last, "stats", &stats, nullptr);
+  AssertBits(last, h.seen.frames[2].score);
+  s2c::SummaryMessage running;
+  fail_unless(s2c::SummaryMessage::FromStructure(stats, &running));
+  fail_unless(running.reason == "running");
+  fail_unless_equals_uint64(running.scores.frames, 3);
+  AssertBits(running.scores.max, s.scores.max);
+  gst_structure_free(stats);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_meta_survives_videoconvert_and_tee) {
+  const RunResult conv = RunPipeline(
+      Source(4, I420(25).c_str()) + " ! cmp.ref_sink " + Source(4, I420(25).c_str(), "ball") +
+      " ! cmp.dist_sink ssimulacra2cmp name=cmp ! videoconvert ! video/x-raw,format=RGBA ! "
+      "tee name=t t. ! queue ! fakesink name=out t. ! queue ! fakesink");
+  fail_unless(conv.errors.empty(), "error: %s", conv.errors.empty() ? "" : conv.errors[0].c_str());
+  fail_unless_equals_int(conv.out.size(), 4);
+  fail_unless_equals_int(conv.frames.size(), 4);
+  for (size_t i = 0; i < conv.out.size(); ++i) {
+    fail_unless(conv.out[i].has_meta, "buffer %zu lost its meta", i);
+    AssertBits(conv.out[i].meta.score, conv.frames[i].score);
+    fail_unless_equals_uint64(conv.out[i].meta.frame_index, i);
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST(test_different_frame_rates_warn_and_pair_matching_times) {
+  const RunResult r = RunPipeline(TwoSources(Source(10, I420(25).c_str()),
+                                             Source(12, I420(30).c_str())));
+  fail_unless(r.errors.empty(), "error: %s", r.errors.empty() ? "" : r.errors[0].c_str());
+  fail_unless(Contains(r.warnings, "videorate"), "no frame-rate warning");
+  // 25 and 30 fps meet every 200 ms: at 0 and 200 ms in 400 ms.
+  fail_unless_equals_int(r.frames.size(), 2);
+  fail_unless_equals_uint64(r.frames[1].timestamp, 200 * GST_MSECOND);
+  fail_unless_equals_uint64(r.frames[1].dist_timestamp, 200 * GST_MSECOND);
+  fail_unless_equals_int(r.summaries.size(), 1);
+  fail_unless_equals_uint64(r.summaries[0].ref_unpaired, 8);
+  fail_unless_equals_uint64(r.summaries[0].dist_unpaired, 10);
+  fail_unless_equals_int(r.out.size(), 10);  // every reference frame goes out
+}
+GST_END_TEST;
+
+GST_START_TEST(test_dist_offset_shifts_pairing) {
+  Harnesses h = MakeHarnesses({"dist-offset=40000000"});
+  for (int i = 0; i < 4; ++i) PushPair(&h, i, i, i * kFrame);
+  EndBoth(&h);
+  const auto out = PullOut(&h, 4);
+  WaitForSummary(&h);
+  // dist at t is compared with ref at t + 40 ms: ref 0 has none, the last
+  // distorted frame neither.
+  fail_unless(!out[0].has_meta);
+  fail_unless_equals_int(h.seen.frames.size(), 3);
+  for (size_t i = 0; i < h.seen.frames.size(); ++i) {
+    const s2c::FrameMessage& f = h.seen.frames[i];
+    fail_unless_equals_uint64(f.timestamp, (i + 1) * kFrame);
+    fail_unless_equals_uint64(f.dist_timestamp, i * kFrame);
+  }
+  fail_unless_equals_uint64(h.seen.summaries[0].ref_unpaired, 1);
+  fail_unless_equals_uint64(h.seen.summaries[0].dist_unpaired, 1);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_reference_ending_first_drops_the_rest_of_dist) {
+  const RunResult r = RunPipeline(TwoSources(Source(5, I420(25).c_str()),
+                                             Source(10, I420(25).c_str())));
+  fail_unless(r.errors.empty());
+  fail_unless_equals_int(r.frames.size(), 5);
+  fail_unless_equals_int(r.out.size(), 5);
+  fail_unless_equals_uint64(r.summaries[0].dist_unpaired, 5);
+  fail_unless_equals_uint64(r.summaries[0].ref_unpaired, 0);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_distorted_ending_first_passes_reference_unscored) {
+  const RunResult r = RunPipeline(TwoSources(Source(10, I420(25).c_str()),
+                                             Source(5, I420(25).c_str())));
+  fail_unless(r.errors.empty());
+  fail_unless_equals_int(r.frames.size(), 5);
+  fail_unless_equals_int(r.out.size(), 10);
+  for (int i = 0; i < 10; ++i) fail_unless(r.out[i].has_meta == (i < 5));
+  fail_unless_equals_uint64(r.summaries[0].ref_unpaired, 5);
+  int ended_warnings = 0;
+  for (const std::string& w : r.warnings) ended_warnings += w.find("ended before") != std::string::npos;
+  fail_unless_equals_int(ended_warnings, 1);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_gaps_are_not_frames) {
+  Harnesses h = MakeHarnesses({});
+  PushPair(&h, 1, 2, 0);
+  // A gap on the distorted side where the reference has a frame.
+  fail_unless(gst_harness_push(h.ref, Frame(1, kFrame)) == GST_FLOW_OK);
+  fail_unless(gst_harness_push_event(h.dist, gst_event_new_gap(kFrame, kFrame)));
+  PushPair(&h, 1, 2, 2 * kFrame);
+  // A gap on the reference side goes out as it is.
+  fail_unless(gst_harness_push_event(h.ref, gst_event_new_gap(3 * kFrame, kFrame)));
+  EndBoth(&h);
+  const auto out = PullOut(&h, 4);
+  WaitForSummary(&h);
+  fail_unless(out[0].has_meta && !out[1].has_meta && out[2].has_meta && !out[3].has_meta);
+  fail_unless_equals_int(h.seen.frames.size(), 2);
+  fail_unless_equals_uint64(h.seen.frames[1].frame_index, 1);
+  fail_unless_equals_uint64(h.seen.summaries[0].ref_unpaired, 1);
+  fail_unless_equals_uint64(h.seen.summaries[0].dist_unpaired, 0);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_both_pads_changing_size_midstream_keeps_scoring) {
+  // max-in-flight 1: each pair leaves before the next input, on any backend.
+  Harnesses h = MakeHarnesses({"max-in-flight=1"});
+  PushPair(&h, 1, 2, 0);
+  PullOut(&h, 1);
+  // The reference switches first; for a moment the two sizes differ.
+  gst_harness_set_src_caps_str(h.ref, "video/x-raw,format=RGB,width=32,height=32,framerate=25/1");
+  gst_harness_set_src_caps_str(h.dist, "video/x-raw,format=RGB,width=32,height=32,framerate=25/1");
+  fail_unless(gst_harness_push(h.ref, Frame(1, kFrame, 32)) == GST_FLOW_OK);
+  fail_unless(gst_harness_push(h.dist, Frame(1, kFrame, 32)) == GST_FLOW_OK);
+  EndBoth(&h);
+  const auto out = PullOut(&h, 1);
+  WaitForSummary(&h);
+  fail_unless(h.seen.errors.empty(), "error: %s",
+              h.seen.errors.empty() ? "" : h.seen.errors[0].c_str());
+  fail_unless_equals_int(h.seen.frames.size(), 2);
+  AssertBits(out[0].meta.score, 100.0);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_size_mismatch_is_an_error_naming_videoscale) {
+  const RunResult r = RunPipeline(TwoSources(
+      Source(3, I420(25).c_str()),
+      Source(3, "video/x-raw,format=I420,width=32,height=24,framerate=25/1")));
+  fail_unless(!r.errors.empty(), "no error");
+  fail_unless(Contains(r.errors, "videoscale"), "error does not name videoscale: %s",
+              r.errors[0].c_str());
+  fail_unless(r.frames.empty());
+}
+GST_END_TEST;
+
+void ExpectCapsRefused(const char* caps, const char* needle) {
+  Harnesses h = MakeHarnesses({}, caps);
+  gst_harness_push(h.ref, gst_buffer_new_allocate(nullptr, 16 * 16 * 4, nullptr));
+  const std::string error = WaitForError(&h);
+  fail_unless(error.find(needle) != std::string::npos, "caps %s: error \"%s\" lacks \"%s\"",
+              caps, error.c_str(), needle);
+  Teardown(&h);
+}
+
+GST_START_TEST(test_unsupported_caps_errors_say_what_to_insert) {
+  ExpectCapsRefused("video/x-raw,format=YUY2,width=16,height=16,framerate=25/1", "videoconvert");
+  ExpectCapsRefused("video/x-raw,format=I420,width=16,height=16,framerate=25/1,"
+                    "interlace-mode=interleaved", "deinterlace");
+  ExpectCapsRefused("video/x-raw,format=I420,width=16,height=16,framerate=25/1,"
+                    "colorimetry=bt2100-pq", "tone-map");
+  ExpectCapsRefused("video/x-raw,format=I420,width=16,height=16,framerate=25/1,"
+                    "colorimetry=bt2100-hlg", "tone-map");
+  ExpectCapsRefused("video/x-raw,format=RGB,width=4,height=16,framerate=25/1", "videoscale");
+}
+GST_END_TEST;
+
+GST_START_TEST(test_mixed_formats_on_the_two_pads) {
+  // The same pictures as I420 and, repacked losslessly, as NV12.
+  const RunResult r = RunPipeline(
+      Source(3, I420(25).c_str()) +
+      " ! tee name=t t. ! queue ! cmp.ref_sink t. ! queue ! videoconvert ! "
+      "video/x-raw,format=NV12 ! cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out");
+  fail_unless(r.errors.empty(), "error: %s", r.errors.empty() ? "" : r.errors[0].c_str());
+  fail_unless_equals_int(r.frames.size(), 3);
+  for (const s2c::FrameMessage& f : r.frames) AssertBits(f.score, 100.0);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_flush_drops_and_restarts_statistics) {
+  // max-in-flight 1: the three pairs are out before the flush on any backend.
+  Harnesses h = MakeHarnesses({"max-in-flight=1"});
+  for (int i = 0; i < 3; ++i) PushPair(&h, i, i + 1, i * kFrame);
+  PullOut(&h, 3);
+  GstEvent* start = gst_event_new_flush_start();
+  const guint32 seqnum = gst_event_get_seqnum(start);
+  GstEvent* start2 = gst_event_new_flush_start();
+  gst_event_set_seqnum(start2, seqnum);
+  fail_unless(gst_harness_push_event(h.ref, start));
+  fail_unless(gst_harness_push_event(h.dist, start2));
+  GstEvent* stop = gst_event_new_flush_stop(TRUE);
+  GstEvent* stop2 = gst_event_new_flush_stop(TRUE);
+  gst_event_set_seqnum(stop, seqnum);
+  gst_event_set_seqnum(stop2, seqnum);
+  fail_unless(gst_harness_push_event(h.ref, stop));
+  fail_unless(gst_harness_push_event(h.dist, stop2));
+  GstSegment segment;
+  gst_segment_init(&segment, GST_FORMAT_TIME);
+  fail_unless(gst_harness_push_event(h.ref, gst_event_new_segment(&segment)));
+  fail_unless(gst_harness_push_event(h.dist, gst_event_new_segment(&segment)));
+  WaitForSummary(&h);
+  fail_unless(h.seen.summaries[0].reason == "flush");
+  fail_unless_equals_uint64(h.seen.summaries[0].scores.frames, 3);
+  for (int i = 0; i < 2; ++i) PushPair(&h, i, i, i * kFrame);
+  EndBoth(&h);
+  PullOut(&h, 2);
+  for (int i = 0; i < 1000 && h.seen.summaries.size() < 2; ++i) {
+    Poll(&h);
+    g_usleep(10000);
+  }
+  fail_unless_equals_int(h.seen.summaries.size(), 2);
+  fail_unless(h.seen.summaries[1].reason == "eos");
+  fail_unless_equals_uint64(h.seen.summaries[1].scores.frames, 2);
+  AssertBits(h.seen.summaries[1].scores.min, 100.0);
+  fail_unless_equals_int(h.seen.frames.size(), 5);
+  fail_unless_equals_uint64(h.seen.frames[3].frame_index, 0);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+// Scores of 12 distinct pairs with `depth` pairs allowed in flight.
+std::vector<double> ScoresWithDepth(int depth) {
+  Harnesses h = MakeHarnesses({"max-in-flight=" + std::to_string(depth)});
+  for (int i = 0; i < 12; ++i) PushPair(&h, i, 3 * i + 1, i * kFrame);
+  EndBoth(&h);
+  const auto out = PullOut(&h, 12);
+  WaitForSummary(&h);
+  std::vector<double> scores;
+  for (int i = 0; i < 12; ++i) {
+    fail_unless(out[i].has_meta);
+    fail_unless_equals_uint64(out[i].pts, i * kFrame);
+    fail_unless_equals_uint64(out[i].meta.frame_index, i);
+    fail_unless_equals_uint64(h.seen.frames[i].frame_index, i);
+    AssertBits(out[i].meta.score, h.seen.frames[i].score);
+    scores.push_back(out[i].meta.score);
+  }
+  fail_unless_equals_uint64(h.seen.summaries[0].scores.frames, 12);
+  Teardown(&h);
+  return scores;
+}
+
+GST_START_TEST(test_max_in_flight_keeps_order_and_loses_nothing) {
+  const std::vector<double> one = ScoresWithDepth(1);
+  const std::vector<double> four = ScoresWithDepth(4);
+  for (size_t i = 0; i < one.size(); ++i) AssertBits(four[i], one[i]);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_threshold_alarm_with_hysteresis) {
+  Harnesses h = MakeHarnesses({"threshold=99.5", "threshold-hysteresis=0.25"});
+  const int dist_seed[] = {0, 9, 9, 0, 9};  // identical, worse, worse, identical, worse
+  for (int i = 0; i < 5; ++i) PushPair(&h, 0, dist_seed[i], i * kFrame);
+  EndBoth(&h);
+  PullOut(&h, 5);
+  WaitForSummary(&h);
+  fail_unless_equals_int(h.seen.alarms.size(), 3);
+  fail_unless(!h.seen.alarms[0].cleared && h.seen.alarms[0].frame_index == 1);
+  fail_unless(h.seen.alarms[1].cleared && h.seen.alarms[1].frame_index == 3);
+  fail_unless(!h.seen.alarms[2].cleared && h.seen.alarms[2].frame_index == 4);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_results_file_has_one_line_per_frame) {
+  gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
+  const std::string path = std::string(dir) + "/scores.csv";
+  const RunResult r = RunPipeline(TwoSources(Source(4, I420(25).c_str()),
+                                             Source(4, I420(25).c_str(), "ball")),
+                                  {"results-location=" + path, "results-format=csv"});
+  fail_unless(r.errors.empty());
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  fail_unless(line == "frame,timestamp,running_time,dist_timestamp,score");
+  size_t n = 0;
+  while (std::getline(in, line)) {
+    fail_unless(n < r.frames.size());
+    const double score = g_ascii_strtod(line.substr(line.rfind(',') + 1).c_str(), nullptr);
+    AssertBits(score, r.frames[n].score);
+    fail_unless(line.rfind(std::to_string(n) + "," + std::to_string(n * kFrame) + ",", 0) == 0,
+                "line %zu: %s", n, line.c_str());
+    ++n;
+  }
+  fail_unless_equals_int(n, 4);
+  g_remove(path.c_str());
+  g_rmdir(dir);
+  g_free(dir);
+}
+GST_END_TEST;
+
+// Live sources, the distorted branch 100 ms late per frame: beyond the
+// deadline, so every reference frame goes out unscored and is counted.
+std::string LateLivePipeline() {
+  const std::string live = "videotestsrc is-live=true num-buffers=10 ! " + I420(25);
+  return live + " ! cmp.ref_sink " + live +
+         " ! identity sleep-time=100000 ! cmp.dist_sink ssimulacra2cmp name=cmp ! "
+         "fakesink name=out";
+}
+
+GST_START_TEST(test_live_late_partner_passes_reference_unscored) {
+  const RunResult r = RunPipeline(LateLivePipeline());
+  fail_unless(r.errors.empty());
+  // Timing-dependent details (a loaded machine may let a pair through) are
+  // left out: every reference frame leaves, late ones are counted.
+  fail_unless_equals_int(r.out.size(), 10);
+  const s2c::SummaryMessage& m = r.summaries[0];
+  fail_unless(m.ref_late > 0);
+  fail_unless_equals_uint64(m.scores.frames + m.ref_late + m.ref_unpaired, 10);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_live_wait_policy_scores_every_frame) {
+  // Two live sources stamp from the clock when each starts: half a frame of
+  // tolerance absorbs their start difference.
+  const RunResult r =
+      RunPipeline(LateLivePipeline(), {"live-policy=wait", "pairing-tolerance=20000000"});
+  fail_unless(r.errors.empty());
+  fail_unless_equals_int(r.frames.size(), 10);
+  fail_unless_equals_uint64(r.summaries[0].ref_late, 0);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_latency_covers_a_late_distorted_feed) {
+  // dist-offset -100 ms: a reference frame waits up to 100 ms plus the
+  // pairing tolerance for its partner, and the element says so.
+  Harnesses h = MakeHarnesses({"dist-offset=-100000000", "pairing-tolerance=2000000",
+                               "max-in-flight=1"});
+  // The latency is set when the element takes the reference caps, which it
+  // does in its streaming thread: let one pair through first.
+  fail_unless_equals_int(gst_harness_push(h.ref, Frame(0, 0)), GST_FLOW_OK);
+  fail_unless_equals_int(gst_harness_push(h.dist, Frame(0, 100 * GST_MSECOND)), GST_FLOW_OK);
+  PullOut(&h, 1);
+  fail_unless_equals_uint64(gst_harness_query_latency(h.ref), 102 * GST_MSECOND);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_backend_cuda_without_gpu_fails_at_start) {
+  if (std::strcmp(s2c_test::TestBackend(), "cuda") == 0) return;  // has a GPU
+  const RunResult r = RunPipeline(TwoSources(Source(2, I420(25).c_str()),
+                                             Source(2, I420(25).c_str())),
+                                  {"backend=cuda"});
+  // Only meaningful where no CUDA device works; with one, it scores.
+  if (!r.frames.empty()) return;
+  fail_unless(Contains(r.errors, "backend=cpu"), "error: %s",
+              r.errors.empty() ? "(none)" : r.errors[0].c_str());
+}
+GST_END_TEST;
+
+// With the CUDA backend: both pads in CUDA memory (read in place with
+// GST_MAP_CUDA) give the same bits as system memory, and the meta survives
+// cudadownload. Other backends, or no nvcodec plugin: nothing to check.
+GST_START_TEST(test_cuda_memory_scores_equal_system_memory) {
+  GstElementFactory* upload = gst_element_factory_find("cudaupload");
+  if (std::strcmp(s2c_test::TestBackend(), "cuda") != 0 || upload == nullptr) {
+    std::printf("test_cuda_memory_scores_equal_system_memory: skipped (backend %s, cudaupload %s)\n",
+                s2c_test::TestBackend(), upload != nullptr ? "present" : "absent");
+    if (upload != nullptr) gst_object_unref(upload);
+    return;
+  }
+  gst_object_unref(upload);
+  const std::string ref = Source(6, I420(25).c_str());
+  const std::string dist = Source(6, I420(25).c_str(), "ball");
+  const RunResult host = RunPipeline(TwoSources(ref, dist));
+  const RunResult device = RunPipeline(
+      ref + " ! cudaupload ! cmp.ref_sink " + dist +
+      " ! cudaupload ! cmp.dist_sink ssimulacra2cmp name=cmp ! cudadownload ! fakesink name=out");
+  fail_unless(device.errors.empty(), "error: %s",
+              device.errors.empty() ? "" : device.errors[0].c_str());
+  fail_unless_equals_int(device.frames.size(), 6);
+  fail_unless_equals_int(host.frames.size(), 6);
+  for (size_t i = 0; i < 6; ++i) {
+    AssertBits(device.frames[i].score, host.frames[i].score);
+    fail_unless(device.out[i].has_meta);
+    AssertBits(device.out[i].meta.score, host.frames[i].score);
+  }
+}
+GST_END_TEST;
+
+static Suite* ssimulacra2cmp_suite() {
+  Suite* s = suite_create("ssimulacra2cmp");
+  TCase* tc = tcase_create("element");
+  tcase_set_timeout(tc, 120);
+  suite_add_tcase(s, tc);
+  tcase_add_test(tc, test_identical_frames_score_exactly_100);
+  tcase_add_test(tc, test_message_fields_and_types);
+  tcase_add_test(tc, test_meta_survives_videoconvert_and_tee);
+  tcase_add_test(tc, test_different_frame_rates_warn_and_pair_matching_times);
+  tcase_add_test(tc, test_dist_offset_shifts_pairing);
+  tcase_add_test(tc, test_reference_ending_first_drops_the_rest_of_dist);
+  tcase_add_test(tc, test_distorted_ending_first_passes_reference_unscored);
+  tcase_add_test(tc, test_gaps_are_not_frames);
+  tcase_add_test(tc, test_size_mismatch_is_an_error_naming_videoscale);
+  tcase_add_test(tc, test_both_pads_changing_size_midstream_keeps_scoring);
+  tcase_add_test(tc, test_unsupported_caps_errors_say_what_to_insert);
+  tcase_add_test(tc, test_mixed_formats_on_the_two_pads);
+  tcase_add_test(tc, test_flush_drops_and_restarts_statistics);
+  tcase_add_test(tc, test_max_in_flight_keeps_order_and_loses_nothing);
+  tcase_add_test(tc, test_threshold_alarm_with_hysteresis);
+  tcase_add_test(tc, test_results_file_has_one_line_per_frame);
+  tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
+  tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
+  tcase_add_test(tc, test_latency_covers_a_late_distorted_feed);
+  tcase_add_test(tc, test_backend_cuda_without_gpu_fails_at_start);
+  tcase_add_test(tc, test_cuda_memory_scores_equal_system_memory);
+  return s;
+}
+
+GST_CHECK_MAIN(ssimulacra2cmp)

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The GPU half of the test suite, for a machine with an NVIDIA GPU: the CUDA
+# parity and ordered-sum tests, both under compute-sanitizer (memcheck and
+# racecheck, small sizes), the element tests on the CUDA backend, and the
+# benchmarks. Usage, from the project root after `ninja -C build`:
+#
+#   tests/gpu/run-device-suite.sh [build-dir] [testdata-dir]
+#
+# Prints one "ok"/"FAIL" line per step and exits non-zero if any failed.
+# A GStreamer runtime from ../shared/device/gst-bundle.sh is used when
+# .gstbundle/env.sh exists (machines without GStreamer).
+set -uo pipefail
+build=$(realpath "${1:-build}")
+export S2C_TESTDATA=$(realpath "${2:-../shared/testdata}")
+[ -f .gstbundle/env.sh ] && source .gstbundle/env.sh
+export GST_PLUGIN_PATH=$build/gst GST_REGISTRY=/tmp/s2c-registry-$$.bin
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+failed=0
+step() {
+  local name=$1; shift
+  local t0=$SECONDS
+  if "$@" > "/tmp/s2c-step-$name.log" 2>&1; then
+    echo "ok   $name ($((SECONDS - t0)) s)"
+  else
+    echo "FAIL $name ($((SECONDS - t0)) s)"; failed=$((failed + 1))
+  fi
+  tail -n 12 "/tmp/s2c-step-$name.log" | sed 's/^/     /'
+}
+nvidia-smi -L
+step cuda_parity "$build/tests/gpu/test_cuda_parity"
+step ordered_sum_gpu "$build/tests/gpu/test_ordered_sum_gpu"
+step memcheck_parity "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
+step racecheck_parity "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
+step memcheck_ordered_sum "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_ordered_sum_gpu" --quick
+step racecheck_ordered_sum "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_ordered_sum_gpu" --quick
+step element_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
+step element_canonical_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_canonical"
+step bench_element_4k "$build/tests/bench/bench_element" 3840 2160 400 cuda 4
+step bench_cuda "$build/tests/bench/bench_cuda"
+step bench_ordered_sum "$build/tests/bench/bench_ordered_sum"
+echo "$failed step(s) failed"
+exit $((failed > 0))
