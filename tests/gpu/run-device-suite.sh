@@ -6,7 +6,8 @@
 #
 #   tests/gpu/run-device-suite.sh [build-dir] [testdata-dir]
 #
-# Prints one "ok"/"FAIL" line per step and exits non-zero if any failed.
+# Prints one "ok"/"FAIL" line per step (each step at most 300 s; full logs in
+# /tmp/s2c-step-NAME.log) and exits non-zero if any failed.
 # A GStreamer runtime from ../shared/device/gst-bundle.sh is used when
 # .gstbundle/env.sh exists (machines without GStreamer).
 set -uo pipefail
@@ -19,7 +20,7 @@ failed=0
 step() {
   local name=$1; shift
   local t0=$SECONDS
-  if "$@" > "/tmp/s2c-step-$name.log" 2>&1; then
+  if timeout 300 "$@" > "/tmp/s2c-step-$name.log" 2>&1; then
     echo "ok   $name ($((SECONDS - t0)) s)"
   else
     echo "FAIL $name ($((SECONDS - t0)) s)"; failed=$((failed + 1))
@@ -36,7 +37,7 @@ step racecheck_ordered_sum "$sanitizer" --tool racecheck --error-exitcode 1 "$bu
 step element_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
 step element_canonical_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_canonical"
 step bench_element_4k "$build/tests/bench/bench_element" 3840 2160 400 cuda 4
-step bench_cuda "$build/tests/bench/bench_cuda"
+step bench_cuda "$build/tests/bench/bench_cuda" 10 0.3
 step bench_ordered_sum "$build/tests/bench/bench_ordered_sum"
 echo "$failed step(s) failed"
 exit $((failed > 0))
