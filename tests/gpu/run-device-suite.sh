@@ -28,6 +28,11 @@ step() {
   tail -n 12 "/tmp/s2c-step-$name.log" | sed 's/^/     /'
 }
 nvidia-smi -L
+# Build the plugin registry in a process of its own: the bundle disables the
+# scanner's fork, and a registry built inside a gst-check test would load
+# nvcodec (which initialises CUDA) before check forks each test, leaving
+# the forked tests without a usable CUDA driver.
+gst-inspect-1.0 ssimulacra2cmp > /dev/null
 step cuda_parity "$build/tests/gpu/test_cuda_parity"
 step ordered_sum_gpu "$build/tests/gpu/test_ordered_sum_gpu"
 step memcheck_parity "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
