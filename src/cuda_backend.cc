@@ -8,8 +8,10 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "cuda_status.h"
 #include "frontend.h"
 #include "launch.h"
+#include "thread_pool.h"
 
 namespace s2c {
 namespace {
@@ -29,6 +32,14 @@ constexpr int kSumsPerScale = 18;  // 3 channels x 6 terms
 constexpr size_t kAlign = 256;     // start of every carved buffer
 
 size_t AlignUp(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+// Host-to-staging copies of frames in host memory: up to 8 threads, 64 rows
+// per task.
+constexpr int kCopyRows = 64;
+int CopyThreads() {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return cores > 0 ? std::min(8, cores) : 1;
+}
 
 // Device or pinned host memory, sized once and reused; `Memory` supplies
 // the CUDA allocation and release calls.
@@ -347,7 +358,7 @@ class CudaBackendImpl : public CudaBackend {
     if (memory == MemoryKind::kDevice) return Status::Ok();
     for (int i = 0; i < 2; ++i) {
       S2C_RETURN_IF_ERROR(Upload(*views[i], slot.raw[i], slot.staging[i],
-                                 slot.stream, &frames->view[i]));
+                                 slot.stream, &copy_pool_, &frames->view[i]));
     }
     return Status::Ok();
   }
@@ -356,14 +367,17 @@ class CudaBackendImpl : public CudaBackend {
   // idle, so its staging is free) and enqueues one copy to the device.
   static Status Upload(const FrameView& host, DeviceBuffer& raw,
                        PinnedBuffer& staging, cudaStream_t stream,
-                       FrameView* device) {
+                       ThreadPool* copy_pool, FrameView* device) {
     const PixelFormat f = host.desc.format;
     const int planes = NumPlanes(f);
     size_t offset[kMaxPlanes] = {}, total = 0;
+    int blocks[kMaxPlanes] = {}, num_blocks = 0;
     for (int p = 0; p < planes; ++p) {
       offset[p] = total;
       total += AlignUp(PlaneRowBytes(f, host.desc.width, p) *
                        PlaneRows(f, host.desc.height, p));
+      blocks[p] = (PlaneRows(f, host.desc.height, p) + kCopyRows - 1) / kCopyRows;
+      num_blocks += blocks[p];
     }
     // Grows once per larger format, not per frame; cudaFree/cudaMalloc may
     // synchronise the device when that happens.
@@ -371,15 +385,23 @@ class CudaBackendImpl : public CudaBackend {
     if (staging.bytes() < total) S2C_RETURN_IF_ERROR(staging.Resize(total));
     *device = host;
     for (int p = 0; p < planes; ++p) {
-      const size_t row = PlaneRowBytes(f, host.desc.width, p);
+      device->data[p] = raw.get() + offset[p];
+      device->stride[p] = static_cast<ptrdiff_t>(PlaneRowBytes(f, host.desc.width, p));
+    }
+    // Blocks of rows on several threads: one thread's memcpy stays well below
+    // the host's memory bandwidth, and this copy is most of what Submit
+    // costs a frame in host memory.
+    copy_pool->Run(num_blocks, [&](int block) {
+      int p = 0;
+      while (block >= blocks[p]) block -= blocks[p++];
+      const size_t row = static_cast<size_t>(device->stride[p]);
       const int rows = PlaneRows(f, host.desc.height, p);
-      for (int y = 0; y < rows; ++y) {
+      const int y_end = std::min(rows, (block + 1) * kCopyRows);
+      for (int y = block * kCopyRows; y < y_end; ++y) {
         std::memcpy(staging.get() + offset[p] + y * row,
                     host.data[p] + y * host.stride[p], row);
       }
-      device->data[p] = raw.get() + offset[p];
-      device->stride[p] = static_cast<ptrdiff_t>(row);
-    }
+    });
     S2C_CUDA_TRY(cudaMemcpyAsync(raw.get(), staging.get(), total,
                                  cudaMemcpyHostToDevice, stream));
     return Status::Ok();
@@ -536,6 +558,7 @@ class CudaBackendImpl : public CudaBackend {
 
   CudaBackendOptions options_;
   std::vector<Slot> slots_;
+  ThreadPool copy_pool_{CopyThreads()};
   int head_ = 0;
   int count_ = 0;
   int width_ = 0, height_ = 0;
