@@ -12,22 +12,13 @@
 #include <cub/device/device_reduce.cuh>
 #include <vector>
 
+#include "cuda_check.h"
 #include "ordered_sum.cuh"
 #include "ordered_sum_fixtures.h"
 #include "ordered_sum_launch.h"
 
 namespace s2c {
 namespace {
-
-#define CHECK_CUDA(expr)                                                               \
-  do {                                                                                 \
-    const cudaError_t e_ = (expr);                                                     \
-    if (e_ != cudaSuccess) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,               \
-                   cudaGetErrorString(e_));                                            \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
 
 constexpr uint64_t kPlane = 3840 * 2160;
 constexpr int kReps = 50;

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <vector>
 
+#include "cuda_check.h"
 #include "ordered_sum.cuh"
 #include "ordered_sum_fixtures.h"
 #include "ordered_sum_launch.h"
@@ -22,16 +23,6 @@ namespace {
 using test::ToBits;
 
 int g_failures = 0;
-
-#define CHECK_CUDA(expr)                                                              \
-  do {                                                                                \
-    const cudaError_t e_ = (expr);                                                    \
-    if (e_ != cudaSuccess) {                                                          \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr,              \
-                   cudaGetErrorString(e_));                                           \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 void Expect(const char* what, double got, double want) {
   if (ToBits(got) != ToBits(want)) {
