@@ -6,9 +6,9 @@
 // warm-up pairs excluded, then the median of the timed pairs.
 //   one at a time: device events around the whole pipeline of each pair
 //     (the backend's stage events; sum of the stages also printed);
-//   in flight: wall clock over a run of pairs with 3 or 6 in flight,
+//   in flight: wall clock over a run of pairs with 3 or max-depth in flight,
 //     divided by the number of pairs (median of up to 5 runs).
-// Usage: bench_cuda [pairs] [seconds-per-config]
+// Usage: bench_cuda [pairs] [seconds-per-config] [max-depth (6)]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -151,8 +151,9 @@ Timing Throughput(s2c::CudaBackend& b, const s2c::FrameView& ref,
 int main(int argc, char** argv) {
   const int pairs = argc > 1 ? std::atoi(argv[1]) : 30;
   const double seconds = argc > 2 ? std::atof(argv[2]) : 3.0;
-  const int depths[] = {3, 6};  // pairs in flight; pinned input: the first
-  const int max_depth = 6;
+  // Pairs in flight: 3 and max_depth (pinned input: 3 only).
+  const int max_depth = argc > 3 ? std::max(3, std::atoi(argv[3])) : 6;
+  const int depths[] = {3, max_depth};
   cudaDeviceProp prop;
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
     std::printf("skipped: no CUDA device\n");
