@@ -34,6 +34,7 @@ nvidia-smi -L
 # the forked tests without a usable CUDA driver.
 gst-inspect-1.0 ssimulacra2cmp > /dev/null
 step cuda_parity "$build/tests/gpu/test_cuda_parity"
+step cuda_failure "$build/tests/gpu/test_cuda_failure"
 step ordered_sum_gpu "$build/tests/gpu/test_ordered_sum_gpu"
 step memcheck_parity "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
 step racecheck_parity "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
