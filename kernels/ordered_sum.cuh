@@ -190,26 +190,50 @@ __global__ void __launch_bounds__(kThreads)
 // consecutive terms one element at a time, then an ordered tree of adjacent
 // threads (warp shuffles, then the warps) composes the chunk. Fewer, longer
 // threads halve the shuffle steps per term against lanes of 4.
+//
+// A thread's run is RunIncrement's, streamed: the fast rule over all its
+// terms, and for a sum it could not take whole (a tie, an unfit term, a plan
+// without a binade) a second pass by the exact rule, evaluating the terms
+// again rather than holding them.
 template <int K, class Terms>
 __global__ void __launch_bounds__(kIncrementThreads)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
                               SumIncrement* inc) {
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
+  static_assert(KG <= 32, "one bit per sum");
   constexpr int kWarps = kIncrementThreads / 32;
   __shared__ int32_t plan[KG];
+  __shared__ double scale[KG];
   __shared__ SumIncrement warp_inc[kWarps][KG];
   const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
   const int lane = threadIdx.x;
-  if (lane < KG) plan[lane] = key[(g * KG + lane) * chunks + c];
+  if (lane < KG) {
+    plan[lane] = key[(g * KG + lane) * chunks + c];
+    scale[lane] = FastRuleScale(plan[lane]);
+  }
   __syncthreads();
   const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kIncrementTerms;
-  SumIncrement v[KG];
-  for (int k = 0; k < KG; ++k) v[k] = kSumNothing;
+  double units[KG];
+  uint32_t exact = 0;  // bit k: sum k needs the exact rule
+  for (int k = 0; k < KG; ++k) units[k] = 0.0;
   for (int j = 0; j < kIncrementTerms; ++j) {
     double t[KG];
     ElementTerms<KG, G>(terms, n, first + j, g, t);
-    for (int k = 0; k < KG; ++k) v[k] = Then(v[k], TermIncrement(t[k], plan[k]));
+    for (int k = 0; k < KG; ++k) {
+      if (!FastRuleAdd(t[k], scale[k], &units[k])) exact |= 1u << k;
+    }
+  }
+  SumIncrement v[KG];
+  for (int k = 0; k < KG; ++k) v[k] = (exact >> k) & 1 ? kSumNothing : FastRuleIncrement(units[k]);
+  if (exact) {
+    for (int j = 0; j < kIncrementTerms; ++j) {
+      double t[KG];
+      ElementTerms<KG, G>(terms, n, first + j, g, t);
+      for (int k = 0; k < KG; ++k) {
+        if ((exact >> k) & 1) v[k] = Then(v[k], TermIncrement(t[k], plan[k]));
+      }
+    }
   }
   // Ordered tree inside the warp: lane i takes lane i + step. Lanes whose
   // result is not used compute garbage, which saturates harmlessly.

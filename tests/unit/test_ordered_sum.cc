@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Host tests of the exact ordered sum (src/ordered_sum.h): the one-term rule
-// against the real double add, and the whole pipeline in the kernels' layout
-// (chunks of 256 lanes x 4 terms, ordered lane tree, runs of chunks, the
-// checked walk) against the plain loop under good and deliberately wrong
-// plans. Every comparison is on bits. ordered_sum_mutations.sh checks that
+// against the real double add, the fast rule against the exact one, and the
+// whole pipeline in the kernels' layout (chunks of 256 lanes x 4 terms,
+// ordered lane tree, runs of chunks, the checked walk) against the plain loop
+// under good and deliberately wrong plans. Every comparison is on bits. ordered_sum_mutations.sh checks that
 // faults injected into the header make this test fail.
 #include <algorithm>
 #include <cinttypes>
@@ -101,6 +101,77 @@ void TestOneTermRule() {
   }
   std::printf("one-term rule: %d draws, %d in binade, %d ties\n", kDraws, accepted, ties);
   if (ties < kDraws / 4) Fail("one-term rule", "too few ties drawn", ties, kDraws / 4);
+}
+
+// ---- The fast rule ----------------------------------------------------------
+
+// The definition: a run's increment is its terms' increments composed in order.
+SumIncrement ExactRun(const double* x, int n, int plan) {
+  SumIncrement r = kSumNothing;
+  for (int j = 0; j < n; ++j) r = Then(r, TermIncrement(x[j], plan));
+  return r;
+}
+
+// Terms for runs: mostly near the plan's last place (a tie one time in
+// sixteen), some far above it (whole units near 2^53, so that totals pass
+// it), and the odd ones: +-0, negative, inf, NaN, subnormal.
+double DrawRunTerm(std::mt19937_64& rng, double s) {
+  switch (rng() % 32) {
+    case 0: return -0.0;
+    case 1: return -std::ldexp(1.0, static_cast<int>(rng() % 100) - 50) * s;
+    case 2: return (rng() % 2) ? INFINITY : NAN;
+    case 3: return FromBits(rng() & ((uint64_t{1} << 52) - 1));  // subnormal or zero
+    case 4: case 5: case 6: {
+      const int key = BinadeKey(ToBits(s));
+      const double ulp = std::ldexp(1.0, key - 1075);
+      return static_cast<double>((uint64_t{1} << 52) + (rng() >> 13)) * ulp;
+    }
+    default: return DrawTerm(rng, s, rng() % 16 == 0);
+  }
+}
+
+// RunIncrement (the fast rule, falling back to the exact one) against the
+// exact rule, bits equal, on runs of 1 to 16 terms under plans of every
+// binade, and under the plans without one.
+void TestFastRule() {
+  std::mt19937_64 rng(20261130);
+  constexpr int kRuns = 1000000;
+  int fast = 0, fast_ties = 0, fast_near_bound = 0;
+  double x[16];
+  for (int i = 0; i < kRuns; ++i) {
+    const double s = DrawSum(rng);
+    int plan = BinadeKey(ToBits(s));
+    if (i % 97 == 0) plan = (i % 2) ? kPlanZero : kPlanTermByTerm;
+    const int n = 1 + static_cast<int>(rng() % 16);
+    for (int j = 0; j < n; ++j) x[j] = DrawRunTerm(rng, s);
+    const SumIncrement want = ExactRun(x, n, plan);
+    const SumIncrement got = RunIncrement(x, n, plan);
+    const double scale = FastRuleScale(plan);
+    double units = 0.0;
+    bool all = true;
+    for (int j = 0; j < n; ++j) all = FastRuleAdd(x[j], scale, &units) && all;
+    if (all) {
+      ++fast;
+      if (want.even > kSumMaxStep / 2) ++fast_near_bound;
+    } else if (want.even != want.odd) {
+      ++fast_ties;
+    }
+    if (got.even != want.even || got.odd != want.odd) {
+      char detail[96];
+      std::snprintf(detail, sizeof detail, "plan %d, %d terms, even", plan, n);
+      Fail("fast rule == exact rule", detail, static_cast<double>(got.even),
+           static_cast<double>(want.even));
+      std::snprintf(detail, sizeof detail, "plan %d, %d terms, odd", plan, n);
+      Fail("fast rule == exact rule", detail, static_cast<double>(got.odd),
+           static_cast<double>(want.odd));
+    }
+  }
+  std::printf("fast rule: %d runs, %d taken whole (%d above 2^52), %d ties left to the exact rule\n",
+              kRuns, fast, fast_near_bound, fast_ties);
+  // The draws must reach both sides of every check.
+  if (fast < kRuns / 10) Fail("fast rule", "too few runs taken whole", fast, kRuns / 10);
+  if (fast_near_bound < 1000) Fail("fast rule", "too few totals near 2^53", fast_near_bound, 1000);
+  if (fast_ties < 1000) Fail("fast rule", "too few ties", fast_ties, 1000);
 }
 
 // ---- The pipeline in the kernels' layout -----------------------------------
@@ -296,6 +367,7 @@ void TestLoopAdd() {
 
 int main() {
   s2c::TestOneTermRule();
+  s2c::TestFastRule();
   s2c::TestLoopAdd();
   s2c::TestFixturesSeeOrder();
   s2c::TestPipeline();
