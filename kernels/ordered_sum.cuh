@@ -192,9 +192,9 @@ __global__ void __launch_bounds__(kThreads)
 // threads halve the shuffle steps per term against lanes of 4.
 //
 // A thread's run is RunIncrement's, streamed: the fast rule over all its
-// terms, and for a sum it could not take whole (a tie, an unfit term, a plan
-// without a binade) a second pass by the exact rule, evaluating the terms
-// again rather than holding them.
+// terms, and for a sum it could not take whole (a tie, a plan without a
+// binade), unless a term was unfit, a second pass by the exact rule,
+// evaluating the terms again rather than holding them.
 template <int K, class Terms>
 __global__ void __launch_bounds__(kIncrementThreads)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
@@ -215,17 +215,24 @@ __global__ void __launch_bounds__(kIncrementThreads)
   __syncthreads();
   const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kIncrementTerms;
   double units[KG];
-  uint32_t exact = 0;  // bit k: sum k needs the exact rule
+  uint32_t exact = 0, unfit = 0;  // bit k: sum k needs the exact rule, is unfit
   for (int k = 0; k < KG; ++k) units[k] = 0.0;
   for (int j = 0; j < kIncrementTerms; ++j) {
     double t[KG];
     ElementTerms<KG, G>(terms, n, first + j, g, t);
     for (int k = 0; k < KG; ++k) {
-      if (!FastRuleAdd(t[k], scale[k], &units[k])) exact |= 1u << k;
+      const FastRule r = FastRuleAdd(t[k], scale[k], &units[k]);
+      if (r == FastRule::kExactRule) exact |= 1u << k;
+      if (r == FastRule::kUnfit) unfit |= 1u << k;
     }
   }
+  exact &= ~unfit;
   SumIncrement v[KG];
-  for (int k = 0; k < KG; ++k) v[k] = (exact >> k) & 1 ? kSumNothing : FastRuleIncrement(units[k]);
+  for (int k = 0; k < KG; ++k) {
+    v[k] = (unfit >> k) & 1   ? kSumUnfitPair
+           : (exact >> k) & 1 ? kSumNothing
+                              : FastRuleIncrement(units[k]);
+  }
   if (exact) {
     for (int j = 0; j < kIncrementTerms; ++j) {
       double t[KG];

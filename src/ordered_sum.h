@@ -138,10 +138,11 @@ S2C_HD SumIncrement Then(SumIncrement a, SumIncrement b) {
 // x in units of the plan's last place, exactly (a power of two; where the
 // product is subnormal it is below half a unit, which rounds to nothing), its
 // floor and fraction are exact, and the running total of whole units is exact
-// while it stays below 2^53. A term the fast rule cannot take (a tie, a
-// negative, inf or NaN term, one two binades or more above the plan, or a
-// total that reaches 2^53) sends the run back to the exact rule; so does a
-// plan without a binade or below key 52, whose scale is NaN.
+// while it stays below 2^53. A tie, or a total that reaches 2^53, sends the
+// run back to the exact rule; so does a plan without a binade or below key
+// 52, whose scale is NaN. A negative, inf or NaN term, or one two binades or
+// more above the plan, is unfit, and so is any run that holds it (Then
+// saturates), which the walk's rounds meet in every lane past a binade edge.
 constexpr double kSumTwo53 = 9007199254740992.0;
 
 // 2^(1075 - plan), or NaN where the fast rule does not apply.
@@ -150,19 +151,26 @@ S2C_HD double FastRuleScale(int plan) {
   return SumDouble(static_cast<uint64_t>(2098 - plan) << 52);  // biased exponent
 }
 
+enum class FastRule { kTaken, kExactRule, kUnfit };
+
 // Adds term x's increment, in units of the plan's last place (scale from
-// FastRuleScale), to *units and returns true, or returns false and leaves
-// *units alone where only the exact rule can tell.
-S2C_HD bool FastRuleAdd(double x, double scale, double* units) {
+// FastRuleScale), to *units (kTaken), or leaves *units alone and says whether
+// only the exact rule can tell (kExactRule) or the term is unfit (kUnfit).
+S2C_HD FastRule FastRuleAdd(double x, double scale, double* units) {
   const double y = x * scale;
-  if (!(y >= 0.0 && y < 2.0 * kSumTwo53)) return false;  // unfit, or NaN scale
+  if (!(y >= 0.0 && y < 2.0 * kSumTwo53)) {
+    // x < 0 (not -0.0), inf and NaN are unfit under every plan; y >= 2^54
+    // only under a real scale. What is left is a NaN scale.
+    const bool unfit = x < 0.0 || !(x < INFINITY) || y >= 2.0 * kSumTwo53;
+    return unfit ? FastRule::kUnfit : FastRule::kExactRule;  // mutation-point: fastunfit
+  }
   const double whole = floor(y);
   const double frac = y - whole;
-  if (frac == 0.5) return false;  // a tie: the result depends on the parity  // mutation-point: fasttie
+  if (frac == 0.5) return FastRule::kExactRule;  // a tie: depends on the parity  // mutation-point: fasttie
   const double total = *units + (frac > 0.5 ? whole + 1.0 : whole);
-  if (total >= kSumTwo53) return false;  // exact below 2^53 only  // mutation-point: fastbound
+  if (total >= kSumTwo53) return FastRule::kExactRule;  // exact below 2^53 only  // mutation-point: fastbound
   *units = total;
-  return true;
+  return FastRule::kTaken;
 }
 
 // The increment of a run that the fast rule took whole.
@@ -171,14 +179,19 @@ S2C_HD SumIncrement FastRuleIncrement(double units) {
   return {r, r};
 }
 
-// The composed increment of a run of terms under plan: by the fast rule
-// where it takes every term, else term by term by the exact rule.
+// The composed increment of a run of terms under plan: unfit as soon as a
+// term is, by the fast rule where it takes every term, else term by term by
+// the exact rule.
 S2C_HD SumIncrement RunIncrement(const double* x, int n, int plan) {
   const double scale = FastRuleScale(plan);
   double units = 0.0;
-  int taken = 0;
-  while (taken < n && FastRuleAdd(x[taken], scale, &units)) ++taken;
-  if (taken == n) return FastRuleIncrement(units);
+  bool exact_rule = false;
+  for (int j = 0; j < n; ++j) {
+    const FastRule r = FastRuleAdd(x[j], scale, &units);
+    if (r == FastRule::kUnfit) return kSumUnfitPair;
+    exact_rule = exact_rule || r == FastRule::kExactRule;
+  }
+  if (!exact_rule) return FastRuleIncrement(units);
   SumIncrement r = kSumNothing;
   for (int j = 0; j < n; ++j) r = Then(r, TermIncrement(x[j], plan));
   return r;

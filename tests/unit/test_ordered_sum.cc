@@ -136,7 +136,7 @@ double DrawRunTerm(std::mt19937_64& rng, double s) {
 void TestFastRule() {
   std::mt19937_64 rng(20261130);
   constexpr int kRuns = 1000000;
-  int fast = 0, fast_ties = 0, fast_near_bound = 0;
+  int fast = 0, fast_ties = 0, fast_near_bound = 0, fast_unfit = 0;
   double x[16];
   for (int i = 0; i < kRuns; ++i) {
     const double s = DrawSum(rng);
@@ -148,11 +148,17 @@ void TestFastRule() {
     const SumIncrement got = RunIncrement(x, n, plan);
     const double scale = FastRuleScale(plan);
     double units = 0.0;
-    bool all = true;
-    for (int j = 0; j < n; ++j) all = FastRuleAdd(x[j], scale, &units) && all;
-    if (all) {
+    int taken = 0, unfit = 0;
+    for (int j = 0; j < n; ++j) {
+      const FastRule r = FastRuleAdd(x[j], scale, &units);
+      taken += r == FastRule::kTaken;
+      unfit += r == FastRule::kUnfit;
+    }
+    if (taken == n) {
       ++fast;
       if (want.even > kSumMaxStep / 2) ++fast_near_bound;
+    } else if (unfit) {
+      ++fast_unfit;
     } else if (want.even != want.odd) {
       ++fast_ties;
     }
@@ -166,12 +172,13 @@ void TestFastRule() {
            static_cast<double>(want.odd));
     }
   }
-  std::printf("fast rule: %d runs, %d taken whole (%d above 2^52), %d ties left to the exact rule\n",
-              kRuns, fast, fast_near_bound, fast_ties);
+  std::printf("fast rule: %d runs, %d taken whole (%d above 2^52), %d unfit, %d ties left to the "
+              "exact rule\n", kRuns, fast, fast_near_bound, fast_unfit, fast_ties);
   // The draws must reach both sides of every check.
   if (fast < kRuns / 10) Fail("fast rule", "too few runs taken whole", fast, kRuns / 10);
   if (fast_near_bound < 1000) Fail("fast rule", "too few totals near 2^53", fast_near_bound, 1000);
   if (fast_ties < 1000) Fail("fast rule", "too few ties", fast_ties, 1000);
+  if (fast_unfit < 1000) Fail("fast rule", "too few unfit runs", fast_unfit, 1000);
 }
 
 // ---- The pipeline in the kernels' layout -----------------------------------
