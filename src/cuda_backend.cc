@@ -83,6 +83,23 @@ struct PinnedMemory {
 using DeviceBuffer = CudaBuffer<DeviceMemory>;
 using PinnedBuffer = CudaBuffer<PinnedMemory>;
 
+// An instantiated CUDA graph, destroyed with its owner.
+class GraphExec {
+ public:
+  GraphExec() = default;
+  GraphExec(const GraphExec&) = delete;
+  GraphExec& operator=(const GraphExec&) = delete;
+  ~GraphExec() { Reset(); }
+  void Reset(cudaGraphExec_t exec = nullptr) {
+    if (exec_) cudaGraphExecDestroy(exec_);
+    exec_ = exec;
+  }
+  cudaGraphExec_t get() const { return exec_; }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 // Sizes of the pyramid for a frame size: the canonical loop's scales.
 struct Pyramid {
   int num_scales = 0;
@@ -155,6 +172,9 @@ struct Slot {
   DeviceBuffer raw[2];        // device copies of host frames
   PinnedBuffer staging[2];
   DeviceBuffer debug_linear;  // scale-0 linear planes, debug mode only
+  // Everything after the scale-0 front end, recorded once per frame size
+  // from this slot's buffers (use_graphs).
+  GraphExec after_front_end;
   uint64_t tag = 0;
   bool timed = false;
 };
@@ -168,6 +188,7 @@ class CudaBackendImpl : public CudaBackend {
     // The destructor waits for pairs still in flight: their buffers go away.
     for (Slot& s : slots_) {
       if (s.stream) cudaStreamSynchronize(s.stream);
+      s.after_front_end.Reset();
       for (cudaEvent_t e : s.stage) {
         if (e) cudaEventDestroy(e);
       }
@@ -216,6 +237,7 @@ class CudaBackendImpl : public CudaBackend {
 
     // Refuse a size the device cannot hold before any work starts.
     for (Slot& s : slots_) {
+      s.after_front_end.Reset();  // recorded with the old buffers
       s.planes.Free();
       s.sums.Free();
       s.debug_linear.Free();
@@ -407,41 +429,89 @@ class CudaBackendImpl : public CudaBackend {
     return Status::Ok();
   }
 
-  // The whole pipeline of one pair on the slot's stream. With an observer,
-  // waits after each stage and hands the planes over (debug only).
+  // The whole pipeline of one pair on the slot's stream: the scale-0 front
+  // end (it reads this pair's frames), then the rest, which reads only the
+  // slot's buffers and is the same for every pair of this size: replayed as
+  // one CUDA graph (use_graphs), or enqueued call by call when stage events
+  // are recorded or planes observed. With an observer, waits after each
+  // stage and hands the planes over (debug only).
   Status Enqueue(Slot& slot, const PairFrames& frames, PlaneObserver* observer) {
     const Pyramid pyr(width_, height_);
+    S2C_CUDA_TRY(Mark(slot, 1));
+    S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, 0, &frames, observer));
+    if (options_.use_graphs && !slot.timed && observer == nullptr) {
+      if (slot.after_front_end.get() == nullptr) {
+        S2C_RETURN_IF_ERROR(RecordAfterFrontEnd(slot, pyr));
+      }
+      S2C_CUDA_TRY(cudaGraphLaunch(slot.after_front_end.get(), slot.stream));
+    } else {
+      S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, observer));
+    }
+    S2C_CUDA_TRY(cudaEventRecord(slot.done, slot.stream));
+    return Status::Ok();
+  }
+
+  // Records EnqueueAfterFrontEnd into the slot's graph (stream capture: the
+  // kernels are recorded, not run).
+  Status RecordAfterFrontEnd(Slot& slot, const Pyramid& pyr) {
+    S2C_CUDA_TRY(cudaStreamBeginCapture(slot.stream, cudaStreamCaptureModeThreadLocal));
+    const Status enqueued = EnqueueAfterFrontEnd(slot, pyr, nullptr);
+    cudaGraph_t graph = nullptr;
+    const cudaError_t ended = cudaStreamEndCapture(slot.stream, &graph);
+    cudaGraphExec_t exec = nullptr;
+    cudaError_t made = ended;
+    if (enqueued.ok() && ended == cudaSuccess) made = cudaGraphInstantiate(&exec, graph, 0);
+    if (graph) cudaGraphDestroy(graph);
+    S2C_RETURN_IF_ERROR(enqueued);
+    S2C_CUDA_TRY(made);
+    slot.after_front_end.Reset(exec);
+    return Status::Ok();
+  }
+
+  cudaError_t Mark(const Slot& slot, int index) const {
+    return slot.timed ? cudaEventRecord(slot.stage[index], slot.stream) : cudaSuccess;
+  }
+
+  // Scale s's start: the front end from the pair's frames (s == 0) or the
+  // downsample of scale s - 1's linear planes, and positive XYB.
+  Status EnqueueScaleStart(Slot& slot, const Pyramid& pyr, int s,
+                           const PairFrames* frames, PlaneObserver* observer) {
+    const int w = pyr.w[s], h = pyr.h[s];
+    const PairPlanes xyb = slot.xyb.Pair(0, w, h);
+    PairPlanes next;
+    if (s + 1 < pyr.num_scales) {
+      next = LinearOf(slot, s + 1, pyr.w[s + 1], pyr.h[s + 1]);
+    }
+    PairPlanes linear;
+    if (s == 0) {
+      if (observer) {
+        PlaneBlock dbg;
+        dbg.Carve(slot.debug_linear.get(), w, h);
+        linear = dbg.Pair(0, w, h);
+      }
+      S2C_CUDA_TRY(cuda::LaunchFrontEnd(*frames, xyb, next, linear, slot.stream));
+    } else {
+      linear = LinearOf(slot, s, w, h);
+      S2C_CUDA_TRY(cuda::LaunchScaleStart(linear, xyb, next, slot.stream));
+    }
+    S2C_CUDA_TRY(Mark(slot, 2 + kStageEventsPerScale * s));
+    if (observer) {
+      S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kLinear, s, linear));
+      S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kXyb, s, xyb));
+    }
+    return Status::Ok();
+  }
+
+  // Scale 0's blurs and sums, the later scales whole, and the sums' copy to
+  // the host.
+  Status EnqueueAfterFrontEnd(Slot& slot, const Pyramid& pyr, PlaneObserver* observer) {
     const RecursiveGaussian& rg = Sigma15Gaussian();
     cudaStream_t st = slot.stream;
-    auto mark = [&](int index) -> cudaError_t {
-      return slot.timed ? cudaEventRecord(slot.stage[index], st) : cudaSuccess;
-    };
-    S2C_CUDA_TRY(mark(1));
     for (int s = 0; s < pyr.num_scales; ++s) {
       const int w = pyr.w[s], h = pyr.h[s];
+      if (s > 0) S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, s, nullptr, observer));
       const PairPlanes xyb = slot.xyb.Pair(0, w, h);
-      PairPlanes next;
-      if (s + 1 < pyr.num_scales) {
-        next = LinearOf(slot, s + 1, pyr.w[s + 1], pyr.h[s + 1]);
-      }
-      PairPlanes linear;
-      if (s == 0) {
-        if (observer) {
-          PlaneBlock dbg;
-          dbg.Carve(slot.debug_linear.get(), w, h);
-          linear = dbg.Pair(0, w, h);
-        }
-        S2C_CUDA_TRY(cuda::LaunchFrontEnd(frames, xyb, next, linear, st));
-      } else {
-        linear = LinearOf(slot, s, w, h);
-        S2C_CUDA_TRY(cuda::LaunchScaleStart(linear, xyb, next, st));
-      }
       const int base = 2 + kStageEventsPerScale * s;
-      S2C_CUDA_TRY(mark(base));
-      if (observer) {
-        S2C_RETURN_IF_ERROR(Observe(observer, st, Stage::kLinear, s, linear));
-        S2C_RETURN_IF_ERROR(Observe(observer, st, Stage::kXyb, s, xyb));
-      }
       BlurPlanes blurred;
       for (int c = 0; c < 3; ++c) {
         for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
@@ -449,9 +519,9 @@ class CudaBackendImpl : public CudaBackend {
         }
       }
       S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, xyb, blurred, st));
-      S2C_CUDA_TRY(mark(base + 1));
+      S2C_CUDA_TRY(Mark(slot, base + 1));
       S2C_CUDA_TRY(cuda::LaunchBlurVertical(rg, blurred, st));
-      S2C_CUDA_TRY(mark(base + 2));
+      S2C_CUDA_TRY(Mark(slot, base + 2));
       if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, blurred));
       double* sums = slot.d_sums + s * kSumsPerScale;
       if (options_.sum_mode == CudaSumMode::kExact) {
@@ -460,12 +530,11 @@ class CudaBackendImpl : public CudaBackend {
       } else {
         S2C_CUDA_TRY(cuda::LaunchMapSumsTree(xyb, blurred, slot.d_partials, sums, st));
       }
-      S2C_CUDA_TRY(mark(base + 3));
+      S2C_CUDA_TRY(Mark(slot, base + 3));
     }
     S2C_CUDA_TRY(cudaMemcpyAsync(slot.host_sums.get(), slot.d_sums,
                                  pyr.num_scales * kSumsPerScale * sizeof(double),
                                  cudaMemcpyDeviceToHost, st));
-    S2C_CUDA_TRY(cudaEventRecord(slot.done, st));
     return Status::Ok();
   }
 

@@ -34,6 +34,11 @@ struct CudaBackendOptions {
   int max_in_flight = 2;  // pairs (and streams, workspaces) at once, >= 1
   CudaSumMode sum_mode = CudaSumMode::kExact;
   bool time_stages = false;  // record events between stages (benchmark)
+  // Replay everything after a pair's front end as one CUDA graph (recorded
+  // once per frame size and pair in flight) instead of some fifty calls.
+  // Pairs with stage events or a plane observer are always enqueued call by
+  // call.
+  bool use_graphs = true;
 };
 
 // Device time of the last collected pair, in ms, per stage and all scales

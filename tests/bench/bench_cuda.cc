@@ -7,8 +7,10 @@
 //   one at a time: device events around the whole pipeline of each pair
 //     (the backend's stage events; sum of the stages also printed);
 //   in flight: wall clock over a run of pairs with 3 or max-depth in flight,
-//     divided by the number of pairs (median of up to 5 runs).
-// Usage: bench_cuda [pairs] [seconds-per-config] [max-depth (6)]
+//     divided by the number of pairs (median of up to 5 runs), without stage
+//     events, each pair enqueued call by call and, in the same run, as the
+//     backend's CUDA graphs (use_graphs), so the two compare as a ratio.
+// Usage: bench_cuda [pairs] [seconds-per-config] [max-depth (6)] [WxH ...]
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -146,6 +148,31 @@ Timing Throughput(s2c::CudaBackend& b, const s2c::FrameView& ref,
   return t;
 }
 
+// Sizes from the arguments ("WxH"), or 1080p and 4K.
+std::vector<std::pair<int, int>> Sizes(int argc, char** argv, int first) {
+  std::vector<std::pair<int, int>> sizes;
+  for (int i = first; i < argc; ++i) {
+    int w = 0, h = 0;
+    if (std::sscanf(argv[i], "%dx%d", &w, &h) == 2) sizes.push_back({w, h});
+  }
+  if (sizes.empty()) sizes = {{1920, 1080}, {3840, 2160}};
+  return sizes;
+}
+
+std::unique_ptr<s2c::CudaBackend> MakeBackend(s2c::CudaSumMode mode, int max_depth, bool timed,
+                                              bool graphs, int w, int h) {
+  s2c::CudaBackendOptions o;
+  o.max_in_flight = max_depth;
+  o.sum_mode = mode;
+  o.time_stages = timed;
+  o.use_graphs = graphs;
+  std::unique_ptr<s2c::CudaBackend> b;
+  if (!Check(s2c::MakeCudaBackend(o, &b), "backend") || !Check(b->Configure(w, h), "configure")) {
+    return nullptr;
+  }
+  return b;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -160,62 +187,70 @@ int main(int argc, char** argv) {
     return 77;
   }
   std::printf("GPU: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
-  const int sizes[][2] = {{1920, 1080}, {3840, 2160}};
   const PixelFormat formats[] = {PixelFormat::kI420, PixelFormat::kI420_10LE};
   const s2c::CudaSumMode modes[] = {s2c::CudaSumMode::kExact, s2c::CudaSumMode::kTree};
-  std::printf("%-9s %-10s %-5s %-6s %-9s %10s %8s | %7s %7s %7s %7s %7s | %s\n", "size",
+  std::printf("%-9s %-10s %-5s %-6s %-15s %10s %8s | %7s %7s %7s %7s %7s | %s\n", "size",
               "format", "sums", "input", "mode", "ms/pair", "pairs", "upload", "start",
               "blur_h", "blur_v", "sums", "score");
-  for (const auto& sz : sizes) {
-    const int w = sz[0], h = sz[1];
+  for (const auto& sz : Sizes(argc, argv, 4)) {
+    const int w = sz.first, h = sz.second;
     for (PixelFormat f : formats) {
       const Frame ref = s2c::test::MakeFrame(f, w, h, 1, 0);
       const Frame dist = s2c::test::MakeFrame(f, w, h, 2, 6);
-      double exact_ms = 0.0, tree_ms = 0.0;
+      double deepest_ms[2][2] = {};  // [exact, tree][calls, graph], device input
       for (s2c::CudaSumMode mode : modes) {
-        s2c::CudaBackendOptions o;
-        o.max_in_flight = max_depth;
-        o.sum_mode = mode;
-        o.time_stages = true;
-        std::unique_ptr<s2c::CudaBackend> b;
-        if (!Check(s2c::MakeCudaBackend(o, &b), "backend")) return 1;
-        size_t free0 = 0, free1 = 0, total = 0;
-        cudaMemGetInfo(&free0, &total);
-        if (!Check(b->Configure(w, h), "configure")) return 1;
+        const int m = mode == s2c::CudaSumMode::kExact ? 0 : 1;
+        const char* sums = m == 0 ? "exact" : "tree";
         for (int on_device = 1; on_device >= 0; --on_device) {
           const PlacedFrame pr(ref, on_device), pd(dist, on_device);
           const MemoryKind mem = on_device ? MemoryKind::kDevice : MemoryKind::kHost;
-          const char* sums = mode == s2c::CudaSumMode::kExact ? "exact" : "tree";
           const char* input = on_device ? "device" : "pinned";
-          const Timing seq = Sequential(*b, pr.view, pd.view, mem, pairs, seconds);
-          std::printf("%4dx%-4d %-10s %-5s %-6s %-9s %10.3f %8d | %7.3f %7.3f %7.3f %7.3f %7.3f | %.6f\n",
-                      w, h, s2c::PixelFormatName(f), sums, input, "1 stream", seq.per_pair_ms,
-                      seq.pairs, seq.stages_ms[0], seq.stages_ms[1], seq.stages_ms[2],
-                      seq.stages_ms[3], seq.stages_ms[4], seq.score);
-          for (int depth : depths) {
-            if (!on_device && depth != depths[0]) continue;
-            // Pairs per timed run: enough for the budget, at least 2 x depth.
-            const int run_pairs = std::max(
-                2 * depth, std::min(pairs, static_cast<int>(seconds * 1000.0 / 3.0 /
-                                                            std::max(seq.per_pair_ms, 1e-3))));
-            const Timing thr = Throughput(*b, pr.view, pd.view, mem, depth, run_pairs, seconds);
-            std::printf("%4dx%-4d %-10s %-5s %-6s %-9s %10.3f %8d | %47s | %.6f\n", w, h,
-                        s2c::PixelFormatName(f), sums, input,
-                        (std::to_string(depth) + " flight").c_str(), thr.per_pair_ms,
-                        thr.pairs, "", thr.score);
-            if (on_device && depth == max_depth) {
-              (mode == s2c::CudaSumMode::kExact ? exact_ms : tree_ms) = thr.per_pair_ms;
+          {
+            // One at a time, with stage events (which are enqueued call by call).
+            size_t free0 = 0, free1 = 0, total = 0;
+            cudaMemGetInfo(&free0, &total);
+            const auto b = MakeBackend(mode, max_depth, true, false, w, h);
+            if (!b) return 1;
+            const Timing seq = Sequential(*b, pr.view, pd.view, mem, pairs, seconds);
+            std::printf("%4dx%-4d %-10s %-5s %-6s %-15s %10.3f %8d | %7.3f %7.3f %7.3f %7.3f %7.3f | %.6f\n",
+                        w, h, s2c::PixelFormatName(f), sums, input, "1 stream", seq.per_pair_ms,
+                        seq.pairs, seq.stages_ms[0], seq.stages_ms[1], seq.stages_ms[2],
+                        seq.stages_ms[3], seq.stages_ms[4], seq.score);
+            cudaMemGetInfo(&free1, &total);
+            if (on_device) {
+              std::printf("  device memory: backend holds %.1f MiB for %d in flight "
+                          "(%.1f MiB per pair in flight); free memory dropped by %.1f MiB\n",
+                          b->DeviceBytes() / 1048576.0, max_depth,
+                          b->DeviceBytes() / 1048576.0 / max_depth,
+                          (double)(free0 - free1) / 1048576.0);
+            }
+          }
+          // In flight, without stage events: call by call, then as graphs.
+          for (int graphs = 0; graphs <= 1; ++graphs) {
+            const auto b = MakeBackend(mode, max_depth, false, graphs, w, h);
+            if (!b) return 1;
+            for (int depth : depths) {
+              if (!on_device && depth != depths[0]) continue;
+              // Pairs per timed run: enough for the budget, at least 2 x depth.
+              const int run_pairs = std::max(2 * depth, pairs);
+              const Timing thr = Throughput(*b, pr.view, pd.view, mem, depth, run_pairs, seconds);
+              const std::string how =
+                  std::to_string(depth) + " flight " + (graphs ? "graph" : "calls");
+              std::printf("%4dx%-4d %-10s %-5s %-6s %-15s %10.3f %8d | %47s | %.6f\n", w, h,
+                          s2c::PixelFormatName(f), sums, input, how.c_str(), thr.per_pair_ms,
+                          thr.pairs, "", thr.score);
+              if (on_device && depth == max_depth) deepest_ms[m][graphs] = thr.per_pair_ms;
             }
           }
         }
-        cudaMemGetInfo(&free1, &total);
-        std::printf("  device memory: backend holds %.1f MiB for %d in flight "
-                    "(%.1f MiB per pair in flight); free memory dropped by %.1f MiB\n",
-                    b->DeviceBytes() / 1048576.0, max_depth,
-                    b->DeviceBytes() / 1048576.0 / max_depth, (double)(free0 - free1) / 1048576.0);
       }
-      std::printf("  exact/tree (device input, %d in flight): %.3f\n", max_depth,
-                  tree_ms > 0 ? exact_ms / tree_ms : 0.0);
+      auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+      std::printf("  device input, %d in flight: exact/tree %.3f (graphs), %.3f (calls); "
+                  "graph/calls %.3f (exact), %.3f (tree)\n",
+                  max_depth, ratio(deepest_ms[0][1], deepest_ms[1][1]),
+                  ratio(deepest_ms[0][0], deepest_ms[1][0]),
+                  ratio(deepest_ms[0][1], deepest_ms[0][0]),
+                  ratio(deepest_ms[1][1], deepest_ms[1][0]));
     }
   }
   return 0;
