@@ -230,15 +230,16 @@ __global__ void __launch_bounds__(kColumnsPerBlock)
 
 }  // namespace
 
+cudaError_t PrepareBlurKernels() {
+  return cudaFuncSetAttribute(BlurHorizontalKernel,
+                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(kHorizontalSmem));
+}
+
 cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
                                  const PairPlanes& xyb, const BlurPlanes& out,
                                  cudaStream_t stream) {
   if (rg.radius != kRadius) return cudaErrorInvalidValue;
-  // Per context, so set at every launch (a host-side attribute write).
-  const cudaError_t e = cudaFuncSetAttribute(
-      BlurHorizontalKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-      static_cast<int>(kHorizontalSmem));
-  if (e != cudaSuccess) return e;
   const BlurArgs a{rg, xyb, out, out.p[0][0].width, out.p[0][0].height};
   const dim3 grid((a.h + kLines - 1) / kLines, 3);
   BlurHorizontalKernel<<<grid, kLines * kNumBlurKinds, kHorizontalSmem, stream>>>(a);

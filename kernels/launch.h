@@ -58,6 +58,13 @@ cudaError_t LaunchScaleStart(const PairPlanes& linear, const PairPlanes& xyb,
 // pass from the XYB planes (products formed on the fly) into `out`, then the
 // vertical pass in place on `out`. Both require rg.radius == 5 (sigma 1.5)
 // and return cudaErrorInvalidValue otherwise.
+//
+// PrepareBlurKernels must have run once in the current context: the
+// horizontal pass takes more than the default 48 KB of dynamic shared
+// memory. It is not set at every launch because cudaFuncSetAttribute waits
+// for the runtime's copies in flight, which would hold back the other
+// streams, and is not a call to make while a stream is being captured.
+cudaError_t PrepareBlurKernels();
 cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
                                  const PairPlanes& xyb, const BlurPlanes& out,
                                  cudaStream_t stream);

@@ -355,6 +355,8 @@ class CudaBackendImpl : public CudaBackend {
 
   CudaStageTimes LastStageTimes() const override { return times_; }
 
+  bool GraphsInUse() const override { return graphs_usable_; }
+
  private:
   // Validates the pair and gives the device views the kernels read: the
   // caller's planes for device memory, else the slot's raw buffers, filled
@@ -439,10 +441,14 @@ class CudaBackendImpl : public CudaBackend {
     const Pyramid pyr(width_, height_);
     S2C_CUDA_TRY(Mark(slot, 1));
     S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, 0, &frames, observer));
-    if (options_.use_graphs && !slot.timed && observer == nullptr) {
-      if (slot.after_front_end.get() == nullptr) {
-        S2C_RETURN_IF_ERROR(RecordAfterFrontEnd(slot, pyr));
-      }
+    if (graphs_usable_ && !slot.timed && observer == nullptr &&
+        slot.after_front_end.get() == nullptr && !RecordAfterFrontEnd(slot, pyr).ok()) {
+      // Graphs are an optimisation: where recording fails, pairs go call by
+      // call from now on, and a device fault shows up in those calls.
+      graphs_usable_ = false;
+      cudaGetLastError();  // the failed capture's error, if it is not sticky
+    }
+    if (graphs_usable_ && !slot.timed && observer == nullptr) {
       S2C_CUDA_TRY(cudaGraphLaunch(slot.after_front_end.get(), slot.stream));
     } else {
       S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, observer));
@@ -626,6 +632,7 @@ class CudaBackendImpl : public CudaBackend {
   }
 
   CudaBackendOptions options_;
+  bool graphs_usable_ = options_.use_graphs;
   std::vector<Slot> slots_;
   ThreadPool copy_pool_{CopyThreads()};
   int head_ = 0;
@@ -689,6 +696,7 @@ Status MakeCudaBackend(const CudaBackendOptions& options,
     return NoDevice(CudaStatus(e, "loading the kernels (built for " S2C_GPU_ARCH ")",
                                __FILE__, __LINE__));
   }
+  S2C_CUDA_TRY(cuda::PrepareBlurKernels());  // for the context used from now on
   std::unique_ptr<CudaBackendImpl> backend(new CudaBackendImpl(options));
   S2C_RETURN_IF_ERROR(backend->Init());
   *out = std::move(backend);

@@ -66,6 +66,10 @@ class CudaBackend : public Backend {
   virtual size_t DeviceBytes() const = 0;
 
   virtual CudaStageTimes LastStageTimes() const = 0;
+
+  // Whether pairs are replayed as CUDA graphs: use_graphs, unless recording
+  // one failed.
+  virtual bool GraphsInUse() const = 0;
 };
 
 // kNoDevice (with the reason) when no usable device or context exists, or

@@ -234,8 +234,9 @@ int main(int argc, char** argv) {
               // Pairs per timed run: enough for the budget, at least 2 x depth.
               const int run_pairs = std::max(2 * depth, pairs);
               const Timing thr = Throughput(*b, pr.view, pd.view, mem, depth, run_pairs, seconds);
-              const std::string how =
-                  std::to_string(depth) + " flight " + (graphs ? "graph" : "calls");
+              const std::string how = std::to_string(depth) + " flight " +
+                                      (graphs ? (b->GraphsInUse() ? "graph" : "graph-FAILED")
+                                              : "calls");
               std::printf("%4dx%-4d %-10s %-5s %-6s %-15s %10.3f %8d | %47s | %.6f\n", w, h,
                           s2c::PixelFormatName(f), sums, input, how.c_str(), thr.per_pair_ms,
                           thr.pairs, "", thr.score);

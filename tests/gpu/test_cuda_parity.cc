@@ -4,7 +4,8 @@
 // format, every float plane of the pipeline (linear RGB, XYB, the five
 // blurred planes) is equal bit for bit, and so are the 108 sub-scores and
 // the score; identical frames give exactly 100; host and device memory input
-// and several pairs in flight give the same bits; the shared test images
+// and several pairs in flight give the same bits, whether Submit replays
+// the pipeline as CUDA graphs or enqueues it call by call; the shared test images
 // give the canonical scores. `--quick` runs small sizes only (for
 // compute-sanitizer). Exits 77 without a CUDA device.
 #include <cuda.h>
@@ -391,6 +392,17 @@ int main(int argc, char** argv) {
   CheckFormats(env, quick);
   CheckSizes(env, quick);
   if (!quick) CheckCanonical(env);
+  // Submit replays the pipeline as CUDA graphs by default; pairs enqueued
+  // call by call (use_graphs off) must give the same results.
+  S2C_CHECK(env.gpu->GraphsInUse(), "pairs were not replayed as CUDA graphs");
   std::printf("device memory held: %zu MiB\n", env.gpu->DeviceBytes() >> 20);
+  Env calls;
+  options.use_graphs = false;
+  S2C_CHECK(s2c::MakeCudaBackend(options, &calls.gpu).ok(), "MakeCudaBackend, call by call");
+  if (calls.gpu) {
+    CheckInFlight(calls);
+    CheckIdentical(calls);
+    S2C_CHECK(!calls.gpu->GraphsInUse(), "use_graphs off, yet graphs in use");
+  }
   return s2c::test::GlobalTally().Finish();
 }
