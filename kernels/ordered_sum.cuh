@@ -243,13 +243,23 @@ __global__ void __launch_bounds__(kIncrementThreads)
     }
   }
   // Ordered tree inside the warp: lane i takes lane i + step. Lanes whose
-  // result is not used compute garbage, which saturates harmlessly.
-  for (int step = 1; step < 32; step *= 2) {
-    for (int k = 0; k < KG; ++k) {
-      SumIncrement o;
-      o.even = __shfl_down_sync(0xFFFFFFFFu, v[k].even, step);
-      o.odd = __shfl_down_sync(0xFFFFFFFFu, v[k].odd, step);
-      v[k] = Then(v[k], o);
+  // result is not used compute garbage, which saturates harmlessly. Where
+  // no thread of the warp met a tie (the rule almost everywhere), the tree
+  // is a plain sum (PlainTotal).
+  for (int k = 0; k < KG; ++k) {
+    if (__all_sync(0xFFFFFFFFu, SameFromEitherParity(v[k]))) {
+      uint64_t total = v[k].even;
+      for (int step = 1; step < 32; step *= 2) {
+        total += __shfl_down_sync(0xFFFFFFFFu, total, step);
+      }
+      v[k] = PlainTotal(total);
+    } else {
+      for (int step = 1; step < 32; step *= 2) {
+        SumIncrement o;
+        o.even = __shfl_down_sync(0xFFFFFFFFu, v[k].even, step);
+        o.odd = __shfl_down_sync(0xFFFFFFFFu, v[k].odd, step);
+        v[k] = Then(v[k], o);
+      }
     }
   }
   if (lane % 32 == 0) {

@@ -197,6 +197,16 @@ S2C_HD SumIncrement RunIncrement(const double* x, int n, int plan) {
   return r;
 }
 
+// Runs with one increment from either parity (even == odd: no tie, or
+// unfit) compose by plain addition, saturated once at the end: every value
+// is at most kSumUnfit, so up to 2^10 of them add without overflow, and the
+// total passes kSumMaxStep exactly when a partial composition would.
+S2C_HD bool SameFromEitherParity(SumIncrement a) { return a.even == a.odd; }
+S2C_HD SumIncrement PlainTotal(uint64_t total) {
+  const uint64_t r = SumSaturate(total);
+  return {r, r};
+}
+
 // The composed increment of a lane's kSumLaneTerms consecutive terms.
 S2C_HD SumIncrement LaneIncrement(const double* x, int plan) {
   return RunIncrement(x, kSumLaneTerms, plan);

@@ -181,6 +181,35 @@ void TestFastRule() {
   if (fast_unfit < 1000) Fail("fast rule", "too few unfit runs", fast_unfit, 1000);
 }
 
+// Runs with one increment from either parity compose by a plain sum,
+// saturated at the end (the increments kernel's warps do this).
+void TestPlainTotal() {
+  std::mt19937_64 rng(20261131);
+  int unfit = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const int n = 1 + static_cast<int>(rng() % 32);
+    SumIncrement chain = kSumNothing;
+    uint64_t total = 0;
+    for (int j = 0; j < n; ++j) {
+      // Up to 2^(bits) units, unfit now and then.
+      const int bits = static_cast<int>(rng() % 54);
+      uint64_t r = rng() >> (64 - bits - 1) >> 1;
+      if (rng() % 64 == 0) r = kSumUnfit;
+      const SumIncrement a = {r, r};
+      if (!SameFromEitherParity(a)) Fail("plain total", "equal pair", 0, 0);
+      chain = Then(chain, a);
+      total += r;
+    }
+    const SumIncrement plain = PlainTotal(total);
+    unfit += chain.even == kSumUnfit;
+    if (plain.even != chain.even || plain.odd != chain.odd) {
+      Fail("plain total == ordered composition", "", static_cast<double>(plain.even),
+           static_cast<double>(chain.even));
+    }
+  }
+  if (unfit < 1000 || unfit > 199000) Fail("plain total", "unfit draws", unfit, 1000);
+}
+
 // ---- The pipeline in the kernels' layout -----------------------------------
 
 enum class PlanKind { kFromChunkSums, kOneBinadeHigh, kAllZero, kFixedBinade };
@@ -375,6 +404,7 @@ void TestLoopAdd() {
 int main() {
   s2c::TestOneTermRule();
   s2c::TestFastRule();
+  s2c::TestPlainTotal();
   s2c::TestLoopAdd();
   s2c::TestFixturesSeeOrder();
   s2c::TestPipeline();
