@@ -117,6 +117,10 @@ int main(int argc, char** argv) {
   for (const Run* r : {&warm, &full}) {
     for (const std::string& e : r->result.errors) std::printf("error: %s\n", e.c_str());
   }
+  if (full.result.frames.size() != static_cast<size_t>(n)) {
+    std::printf("%dx%d: %zu of %d pairs scored, no timing\n", w, h, full.result.frames.size(), n);
+    return 1;
+  }
   const double fps = (n - n_short) / (full.seconds - warm.seconds);
   std::printf("%dx%d I420 from system memory, backend=%s max-in-flight=%s: %d pairs in %.3f s, "
               "%d in %.3f s -> %.1f pairs/s (%.3f ms per pair), %zu scored\n",
