@@ -319,8 +319,14 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b,
                          double* out) {
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
-  using Scan = cub::BlockScan<SumIncrement, kSumChunkLanes>;
-  __shared__ typename Scan::TempStorage temp;
+  // Warp scans, then the warps' totals: one barrier a scan, where the
+  // default raking scan takes two and runs a serial stretch per thread.
+  using Scan = cub::BlockScan<SumIncrement, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
+  using PlainScan = cub::BlockScan<uint64_t, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ union {
+    typename Scan::TempStorage ordered;
+    typename PlainScan::TempStorage plain;
+  } temp;
   // A window of the runs, staged by the whole block so that lane 0 steps
   // through shared memory rather than waiting on global loads.
   __shared__ int32_t window_key[kWalkWindow];
@@ -386,8 +392,18 @@ __global__ void __launch_bounds__(kSumChunkLanes)
         }
         break;
       }
+      // The lanes composed from `from` on: by a plain sum where no lane met a
+      // tie (PlainTotal; past the binade edge the lanes are unfit, which
+      // counts as no tie), else by the ordered scan.
+      const SumIncrement lane_inc = lane >= from ? LaneIncrement(mine, key) : kSumNothing;
       SumIncrement p;
-      Scan(temp).InclusiveScan(lane >= from ? LaneIncrement(mine, key) : kSumNothing, p, ThenOp());
+      if (__syncthreads_and(SameFromEitherParity(lane_inc))) {
+        uint64_t total;
+        PlainScan(temp.plain).InclusiveSum(lane_inc.even, total);
+        p = PlainTotal(total);
+      } else {
+        Scan(temp.ordered).InclusiveScan(lane_inc, p, ThenOp());
+      }
       prefix[lane] = p;
       uint64_t probe = s;
       const bool fits = lane >= from && TryAdvance(&probe, key, p);

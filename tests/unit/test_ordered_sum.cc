@@ -182,12 +182,13 @@ void TestFastRule() {
 }
 
 // Runs with one increment from either parity compose by a plain sum,
-// saturated at the end (the increments kernel's warps do this).
+// saturated at the end (the increments kernel's warps, 32 runs, and the
+// walk's rounds, up to 256 lanes, do this).
 void TestPlainTotal() {
   std::mt19937_64 rng(20261131);
   int unfit = 0;
   for (int i = 0; i < 200000; ++i) {
-    const int n = 1 + static_cast<int>(rng() % 32);
+    const int n = 1 + static_cast<int>(rng() % (i % 2 ? 32 : kSumChunkLanes));
     SumIncrement chain = kSumNothing;
     uint64_t total = 0;
     for (int j = 0; j < n; ++j) {
