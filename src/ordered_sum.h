@@ -8,7 +8,9 @@
 // s's last place, rounded on the bits shifted out. On an exact tie the result
 // depends on the parity of s's last bit, so a term (and a run of terms) is a
 // pair of increments {from an even sum, from an odd sum}. Runs compose in order
-// (Then), so a chunk's increment can be formed by a tree of adjacent lanes. A
+// (Then), so a chunk's increment can be formed by a tree of adjacent lanes.
+// Runs without ties, nearly all of them, take a cheaper path with the same
+// result (the fast rule, in exact double arithmetic, and plain totals). A
 // plan says in which binade the sum is expected to stay through each chunk;
 // the walk checks it against the exact sum and, where it fails, adds the
 // chunk in rounds (the lanes that fit the sum's binade at once, the lane
