@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CUDA backend's host side: context and device choice, one workspace and
 // stream per pair in flight, uploads through pinned staging, the pipeline
-// enqueued stage by stage in CpuReference::Compare's order, and results
+// enqueued stage by stage in CpuReference::Compare's order (after the front
+// end, recorded once per slot and replayed as a CUDA graph), and results
 // turned into norms and a score on the host (subscores.h), as the CPU does.
 #include "cuda_backend.h"
 
