@@ -235,14 +235,32 @@ void ChunkTerms(const std::vector<double>& x, uint64_t c, double* out) {
   }
 }
 
-// The ordered lane tree of the increments kernel: lane i takes lane i + step.
+// The increments kernel's shape: threads of 8 consecutive terms
+// (RunIncrement; kIncrementTerms in kernels/ordered_sum.cuh), warps of 32 threads composed by the shuffle-down tree (lane
+// i takes lane i + step) or, where no thread met a tie, by a plain total,
+// then the 4 warps in order.
 SumIncrement ChunkIncrement(const double* terms, int key) {
-  SumIncrement v[kSumChunkLanes];
-  for (int l = 0; l < kSumChunkLanes; ++l) v[l] = LaneIncrement(terms + l * kSumLaneTerms, key);
-  for (int step = 1; step < kSumChunkLanes; step *= 2) {
-    for (int l = 0; l + step < kSumChunkLanes; l += 2 * step) v[l] = Then(v[l], v[l + step]);
+  constexpr int kThreadTerms = 8, kThreads = kSumChunkTerms / kThreadTerms;
+  SumIncrement chunk = kSumNothing;
+  for (int warp = 0; warp < kThreads / 32; ++warp) {
+    SumIncrement v[32];
+    bool plain = true;
+    for (int l = 0; l < 32; ++l) {
+      v[l] = RunIncrement(terms + (warp * 32 + l) * kThreadTerms, kThreadTerms, key);
+      plain = plain && SameFromEitherParity(v[l]);
+    }
+    if (plain) {
+      uint64_t total = 0;
+      for (int l = 0; l < 32; ++l) total += v[l].even;
+      v[0] = PlainTotal(total);
+    } else {
+      for (int step = 1; step < 32; step *= 2) {
+        for (int l = 0; l + step < 32; l += 2 * step) v[l] = Then(v[l], v[l + step]);
+      }
+    }
+    chunk = Then(chunk, v[0]);
   }
-  return v[0];
+  return chunk;
 }
 
 int32_t WrongPlan(PlanKind kind, int32_t good) {
@@ -265,10 +283,19 @@ uint64_t ModelChunk(uint64_t s, const double* terms, int nterms) {
       while (from < kSumChunkLanes) s = AddLane(s, terms, nterms, from++);
       break;
     }
-    int fitting = 0;
+    // As the walk kernel: lanes composed by plain totals where none met a
+    // tie, else by the ordered scan.
+    SumIncrement lane[kSumChunkLanes];
+    bool plain = true;
     for (int l = from; l < kSumChunkLanes; ++l) {
-      const SumIncrement a = LaneIncrement(terms + l * kSumLaneTerms, key);
-      prefix[l] = l > from ? Then(prefix[l - 1], a) : a;
+      lane[l] = LaneIncrement(terms + l * kSumLaneTerms, key);
+      plain = plain && SameFromEitherParity(lane[l]);
+    }
+    int fitting = 0;
+    uint64_t total = 0;
+    for (int l = from; l < kSumChunkLanes; ++l) {
+      total += lane[l].even;
+      prefix[l] = plain ? PlainTotal(total) : l > from ? Then(prefix[l - 1], lane[l]) : lane[l];
       uint64_t t = s;
       fitting += TryAdvance(&t, key, prefix[l]);
     }
