@@ -63,8 +63,8 @@ bool ReadPpm(const std::string& path, HostImage* out, std::string* error) {
 }
 
 std::string TestdataDir() {
-  const char* dir = std::getenv("S2C_TESTDATA");
-  if (!dir || !*dir) return "";
+  const char* env = std::getenv("S2C_TESTDATA");
+  const char* dir = env && *env ? env : "../shared/testdata";
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return "";
   return dir;

@@ -24,7 +24,8 @@ struct HostImage {
 // Returns false (with a message in *error) if the file cannot be read.
 bool ReadPpm(const std::string& path, HostImage* out, std::string* error);
 
-// Where ../shared/testdata is: $S2C_TESTDATA, else "" (caller skips).
+// Where the shared test data is: $S2C_TESTDATA, else ../shared/testdata
+// (from the current directory); "" when that is no directory (caller skips).
 std::string TestdataDir();
 
 }  // namespace test

@@ -9,10 +9,10 @@
 
 #include <cstdio>
 #include <functional>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "image_io.h"
 #include "pipeline_run.h"
 #include "png_reader.h"
 
@@ -38,18 +38,13 @@ constexpr Vector kVectors[] = {
 constexpr Vector kSixteenBit = {"tank_source.png", "tank_distorted16.png", "appsrc",
                                 "17.37731364"};
 
-std::string TestdataDir() {
-  const char* env = std::getenv("S2C_TESTDATA");
-  return env != nullptr ? env : "../shared/testdata";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
-  const std::string dir = TestdataDir();
-  if (!g_file_test((dir + "/flower_small.png").c_str(), G_FILE_TEST_EXISTS)) {
-    std::printf("skipped: test data not found in %s (set S2C_TESTDATA)\n", dir.c_str());
+  const std::string dir = s2c::test::TestdataDir();
+  if (dir.empty() || !g_file_test((dir + "/flower_small.png").c_str(), G_FILE_TEST_EXISTS)) {
+    std::printf("skipped: ../shared/testdata not found (set S2C_TESTDATA)\n");
     return 77;
   }
   for (const char* needed : {"pngdec", "pnmdec", "ssimulacra2cmp"}) {
