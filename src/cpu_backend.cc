@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cpu_reference.h"
+#include "frontend.h"
 
 namespace s2c {
 namespace {
@@ -16,11 +17,7 @@ class CpuBackend : public Backend {
   const char* name() const override { return "cpu"; }
 
   Status Configure(int width, int height) override {
-    if (width < kMinSide || height < kMinSide) {
-      return InvalidArgument("frame size " + std::to_string(width) + "x" +
-                             std::to_string(height) +
-                             " is below the minimum of 8x8");
-    }
+    S2C_RETURN_IF_ERROR(CheckFrameSize(width, height));
     width_ = width;
     height_ = height;
     return Status::Ok();

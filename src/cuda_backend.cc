@@ -214,11 +214,7 @@ class CudaBackendImpl : public CudaBackend {
   const char* name() const override { return "cuda"; }
 
   Status Configure(int width, int height) override {
-    if (width < kMinSide || height < kMinSide) {
-      return InvalidArgument("frame size " + std::to_string(width) + "x" +
-                             std::to_string(height) +
-                             " is below the minimum of 8x8");
-    }
+    S2C_RETURN_IF_ERROR(CheckFrameSize(width, height));
     if (count_ != 0) {
       return InvalidArgument("Configure with pairs in flight: collect them first");
     }

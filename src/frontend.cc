@@ -158,16 +158,21 @@ int PlaneRows(PixelFormat format, int height, int plane) {
   return plane == 0 ? height : SubsampledSize(height, f->chroma_shift_y);
 }
 
+Status CheckFrameSize(int width, int height) {
+  if (width < kMinSide || height < kMinSide) {
+    return InvalidArgument("frame size " + SizeText(width, height) + " is below the minimum " +
+                           SizeText(kMinSide, kMinSide));
+  }
+  return Status::Ok();
+}
+
 Status DescribeFormat(const FrameDesc& desc, FrameLayout* out) {
   const FormatInfo* f = Find(desc.format);
   if (f == nullptr) {
     return InvalidArgument("unknown pixel format (" +
                            std::to_string(static_cast<int>(desc.format)) + ")");
   }
-  if (desc.width < kMinSide || desc.height < kMinSide) {
-    return InvalidArgument("frame size " + SizeText(desc.width, desc.height) +
-                           " is below the minimum " + SizeText(kMinSide, kMinSide));
-  }
+  S2C_RETURN_IF_ERROR(CheckFrameSize(desc.width, desc.height));
   const int matrix = static_cast<int>(desc.matrix);
   const int range = static_cast<int>(desc.range);
   if (f->model == ColorModel::kYuv &&

@@ -76,6 +76,10 @@ int NumPlanes(PixelFormat format);
 size_t PlaneRowBytes(PixelFormat format, int width, int plane);
 int PlaneRows(PixelFormat format, int height, int plane);
 
+// InvalidArgument naming the size when a side is below kMinSide (the metric's
+// smallest scale), else Ok. Every entry point that takes a size uses it.
+Status CheckFrameSize(int width, int height);
+
 // Checks the description alone (known format, size at least kMinSide in both
 // directions, valid matrix/range values) and fills `out`. For caps time,
 // when no frame exists yet.
