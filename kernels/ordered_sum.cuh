@@ -44,8 +44,8 @@ namespace cuda {
 namespace detail {
 
 constexpr int kAdviceThreads = 256;
-constexpr int kIncrementThreads = 128;
-constexpr int kIncrementTerms = kSumChunkTerms / kIncrementThreads;  // consecutive, per thread
+constexpr int kIncrementTerms = kSumThreadTerms;  // consecutive, per thread
+constexpr int kIncrementThreads = kSumChunkTerms / kIncrementTerms;
 constexpr int kPlanThreads = 256;
 constexpr int kPlanItems = 16;  // chunks per thread in the plan's scan
 constexpr int kRunThreads = 256;

@@ -438,14 +438,14 @@ class CudaBackendImpl : public CudaBackend {
     const Pyramid pyr(width_, height_);
     S2C_CUDA_TRY(Mark(slot, 1));
     S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, 0, &frames, observer));
-    if (graphs_usable_ && !slot.timed && observer == nullptr &&
-        slot.after_front_end.get() == nullptr && !RecordAfterFrontEnd(slot, pyr).ok()) {
+    bool replay = graphs_usable_ && !slot.timed && observer == nullptr;
+    if (replay && slot.after_front_end.get() == nullptr && !RecordAfterFrontEnd(slot, pyr).ok()) {
       // Graphs are an optimisation: where recording fails, pairs go call by
       // call from now on, and a device fault shows up in those calls.
-      graphs_usable_ = false;
+      graphs_usable_ = replay = false;
       cudaGetLastError();  // the failed capture's error, if it is not sticky
     }
-    if (graphs_usable_ && !slot.timed && observer == nullptr) {
+    if (replay) {
       S2C_CUDA_TRY(cudaGraphLaunch(slot.after_front_end.get(), slot.stream));
     } else {
       S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, observer));

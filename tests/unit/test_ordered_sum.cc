@@ -235,18 +235,18 @@ void ChunkTerms(const std::vector<double>& x, uint64_t c, double* out) {
   }
 }
 
-// The increments kernel's shape: threads of 8 consecutive terms
-// (RunIncrement; kIncrementTerms in kernels/ordered_sum.cuh), warps of 32 threads composed by the shuffle-down tree (lane
+// The increments kernel's shape: threads of kSumThreadTerms consecutive
+// terms (RunIncrement), warps of 32 threads composed by the shuffle-down tree (lane
 // i takes lane i + step) or, where no thread met a tie, by a plain total,
 // then the 4 warps in order.
 SumIncrement ChunkIncrement(const double* terms, int key) {
-  constexpr int kThreadTerms = 8, kThreads = kSumChunkTerms / kThreadTerms;
+  constexpr int kThreads = kSumChunkTerms / kSumThreadTerms;
   SumIncrement chunk = kSumNothing;
   for (int warp = 0; warp < kThreads / 32; ++warp) {
     SumIncrement v[32];
     bool plain = true;
     for (int l = 0; l < 32; ++l) {
-      v[l] = RunIncrement(terms + (warp * 32 + l) * kThreadTerms, kThreadTerms, key);
+      v[l] = RunIncrement(terms + (warp * 32 + l) * kSumThreadTerms, kSumThreadTerms, key);
       plain = plain && SameFromEitherParity(v[l]);
     }
     if (plain) {
