@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Nsight Compute profile of one exact frame pair through the CUDA backend,
+# for a machine with an NVIDIA GPU and ncu (docs/performance.md, "Profile").
+# Usage, from the project root:
+#
+#   tests/gpu/profile-pipeline.sh BENCH_CUDA OUT_DIR [WxH]
+#
+# BENCH_CUDA is a bench_cuda binary (any commit: the first configuration it
+# runs is the exact pipeline, device input, one pair at a time). The second
+# of its timed pairs is profiled, every kernel launch of it: the first pairs
+# warm up. ncu serialises the kernels and replays each one to read the
+# counters; the clocks are left as found (--clock-control none) and caches
+# are not flushed between kernels (--cache-control none), so the durations
+# are those of back-to-back kernels. Writes OUT_DIR/profile-WxH.csv (ncu's
+# raw page: one row per kernel, every metric of the sections below) and
+# prints a summary table (tests/gpu/profile_summary.py).
+set -euo pipefail
+bench=$1
+out=$2
+size=${3:-3840x2160}
+ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+here=$(dirname "$0")
+
+# Count the launches of one pair: run the bench under ncu with no section,
+# which lists every kernel, and find the front end's launches (one per pair).
+list=$(mktemp)
+"$ncu" --clock-control none --cache-control none --metrics gpu__time_duration.sum \
+  --launch-count 200 --kill yes --csv --print-units base --page raw \
+  "$bench" 2 0 3 "$size" > "$list" 2>/dev/null || true
+per_pair=$(python3 "$here/profile_summary.py" --launches-per-pair "$list" || echo 48)
+echo "kernel launches per pair: $per_pair"
+
+# Pair 2 of the first configuration (3 warm-up pairs come first).
+"$ncu" --clock-control none --cache-control none \
+  --section SpeedOfLight --section Occupancy --section LaunchStats \
+  --section WarpStateStats --section MemoryWorkloadAnalysis \
+  --metrics dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active \
+  --launch-skip $((3 * per_pair)) --launch-count "$per_pair" --kill yes \
+  --csv --print-units base --page raw "$bench" 2 0 3 "$size" > "$out/profile-$size.csv"
+python3 "$here/profile_summary.py" "$out/profile-$size.csv"
