@@ -9,9 +9,13 @@
 // (cp.async) into a shared-memory ring two tiles ahead of use, and outputs
 // are staged in shared memory and written tile by tile; the products
 // (x1*x1, ...) are formed on the fly, the same f32 bits as a stored product
-// plane. Every line of the block has the same length, so BlurLineHorizontal
-// calls its output functor in the same order in every thread, and that
-// functor is where the block synchronises, once per tile.
+// plane. A tile made only of libjxl's 4-lane blocks (all but the first and
+// the last one or two of a line) takes its 42 samples into registers at
+// once and runs its 8 blocks unrolled: the steps are the CPU's
+// (HorizontalBlockStep), the loads are all in flight before the first step.
+// The other tiles follow the line's schedule step by step. Every line of the
+// block has the same length, so all threads take the same path, and the
+// block synchronises at each tile's end.
 //
 // Vertical: one thread per column of one plane, in place. Inputs are
 // prefetched kPrefetch rows ahead into registers, and every input a column
@@ -43,22 +47,23 @@ struct BlurArgs {
   int h;
 };
 
-// Which two samples a kind multiplies: mu1 = x1 * 1, mu2 = x2 * 1,
-// sigma11 = x1 * x1, sigma22 = x2 * x2, sigma12 = x1 * x2. A product with
-// 1.0f is exact, so every kind has the bits of its sample or product, and
-// the selection needs no branch in the line's inner loop.
-struct KindOperands {
-  bool left_x2;
-  bool right_one;
-  bool right_x2;
-  __device__ explicit KindOperands(int kind)
-      : left_x2(kind == kMu2 || kind == kSigma22),
-        right_one(kind == kMu1 || kind == kMu2),
-        right_x2(kind == kSigma22 || kind == kSigma12) {}
-  __device__ float Sample(float x1, float x2) const {
-    const float left = left_x2 ? x2 : x1;
-    const float right = right_one ? 1.0f : (right_x2 ? x2 : x1);
-    return left * right;
+// The sample a kind blurs at a ring column of this thread's two lines:
+// mu1 = x1, mu2 = x2, sigma11 = x1 * x1, sigma22 = x2 * x2,
+// sigma12 = x1 * x2. The kind is the warp's, so the branches do not diverge.
+struct KindSampler {
+  const float* first;   // x1 for mu1, sigma11, sigma12; x2 for mu2, sigma22
+  const float* second;  // x2, read for sigma12 only
+  bool product;
+  bool cross;
+  __device__ KindSampler(const float* line1, const float* line2, int kind)
+      : first(kind == kMu2 || kind == kSigma22 ? line2 : line1),
+        second(line2),
+        product(kind >= kSigma11),
+        cross(kind == kSigma12) {}
+  __device__ float operator()(int col) const {
+    const float u = first[col];
+    if (!product) return u;
+    return u * (cross ? second[col] : u);
   }
 };
 
@@ -79,15 +84,35 @@ __device__ __forceinline__ void CopyWaitAll() {
 }
 
 // What one thread of the horizontal pass needs at a tile's end.
+constexpr int kRingRowsPerWarp = (2 * kLines + kNumBlurKinds - 1) / kNumBlurKinds;
 struct TileWork {
   float* ring;              // [2 * kLines][kRingPitch]
   const float* my_staged;   // this warp's staged outputs, [kLines][kOutPitch]
-  const float* in1;
-  const float* in2;
-  ptrdiff_t in_pitch;       // both images alike
+  // The input rows this thread's warp copies into the ring: ring row
+  // kind + i * kNumBlurKinds (x1's lines, then x2's), null past the image.
+  const float* row_src[kRingRowsPerWarp];
   float* out;               // this warp's output plane
   ptrdiff_t out_pitch;
   int line0, lane, kind, w, h;
+
+  __device__ TileWork(const BlurArgs& a, float* ring_, const float* staged, int c)
+      : ring(ring_),
+        my_staged(staged),
+        out(a.out.p[c][threadIdx.x / kLines].data),
+        out_pitch(a.out.p[c][threadIdx.x / kLines].pitch),
+        line0(blockIdx.x * kLines),
+        lane(threadIdx.x % kLines),
+        kind(threadIdx.x / kLines),
+        w(a.w),
+        h(a.h) {
+#pragma unroll
+    for (int i = 0; i < kRingRowsPerWarp; ++i) {
+      const int r = kind + i * kNumBlurKinds;
+      const int y = line0 + r % kLines;
+      const PlaneView& in = a.xyb.img[r < kLines ? 0 : 1].c[c];
+      row_src[i] = r < 2 * kLines && y < h ? in.data + y * in.pitch : nullptr;
+    }
+  }
 
   // Requests tile t of both input images into its ring slot: every
   // kNumBlurKinds-th row per warp, one coalesced row of 32 columns each.
@@ -95,35 +120,88 @@ struct TileWork {
     const int x = t * kTile + lane;
     const int col = x % kRingCols;
 #pragma unroll
-    for (int r = kind; r < 2 * kLines; r += kNumBlurKinds) {
-      const int y = line0 + r % kLines;
-      const bool valid = y < h && x < w;
-      const float* plane = r < kLines ? in1 : in2;
-      CopyAsync(ring + r * kRingPitch + col, valid ? plane + y * in_pitch + x : in1, valid);
+    for (int i = 0; i < kRingRowsPerWarp; ++i) {
+      const int r = kind + i * kNumBlurKinds;
+      if (r >= 2 * kLines) break;
+      const bool valid = row_src[i] != nullptr && x < w;
+      // An invalid copy reads nothing; its source is any global address.
+      CopyAsync(ring + r * kRingPitch + col, valid ? row_src[i] + x : out, valid);
     }
     CopyCommit();
   }
   // Writes this warp's outputs of tile t, a row of 32 columns per store.
   __device__ void FlushTile(int t) const {
     const int x = t * kTile + lane;
-#pragma unroll 8
-    for (int line = 0; line < kLines; ++line) {
-      const int y = line0 + line;
-      if (y < h && x < w) out[y * out_pitch + x] = my_staged[line * kOutPitch + lane];
+    if (x >= w) return;
+    float* to = out + line0 * out_pitch + x;
+    const float* from = my_staged + lane;
+    if (line0 + kLines <= h) {
+#pragma unroll
+      for (int line = 0; line < kLines; ++line, to += out_pitch) *to = from[line * kOutPitch];
+    } else {
+      for (int line = 0; line < h - line0; ++line, to += out_pitch) *to = from[line * kOutPitch];
     }
   }
 };
 
-// A tile's end, out of line so that the per-column loop stays small: tile
-// t + 2 (requested at the end of tile t - 1) must have landed and tile t - 1
-// is no longer read by any warp, so after the barrier tile t + 3 can be
-// requested into t - 1's slot while tile t + 1 is computed.
-__device__ __noinline__ void EndOfTile(TileWork work, int t) {
+// A tile's end: tile t + 2 (requested at the end of tile t - 1) must have
+// landed and tile t - 1 is no longer read by any warp, so after the barrier
+// tile t + 3 can be requested into t - 1's slot while tile t + 1 is computed.
+__device__ __forceinline__ void EndOfTile(const TileWork& work, int t) {
   CopyWaitAll();
   __syncthreads();
   work.FlushTile(t);
   work.RequestTile(t + 3);
   __syncwarp();  // staged rows are rewritten by other lanes next
+}
+
+// A tile of 4-lane blocks only (x0 >= the first block, x0 + kTile <= the
+// block end): samples x0 - N - 1 .. x0 + kTile + N - 2, all in the ring
+// (tiles t - 1 .. t + 1), into registers, then the 8 blocks unrolled.
+constexpr int kWindow = kTile + 2 * kRadius;
+static_assert(kTile % 4 == 0 && (kRingCols & (kRingCols - 1)) == 0, "ring layout");
+__device__ __forceinline__ void BlockTile(const RecursiveGaussian& rg,
+                                          const KindSampler& sample, int x0,
+                                          HorizontalState& st, float* out) {
+  const int first = x0 - kRadius - 1;  // >= 0
+  float w[kWindow];
+#pragma unroll
+  for (int j = 0; j < kWindow; ++j) w[j] = sample((first + j) & (kRingCols - 1));
+#pragma unroll
+  for (int b = 0; b < kTile; b += 4) {
+    float s[4], v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) s[j] = w[b + j] + w[b + j + 2 * kRadius];
+    HorizontalBlockStep(rg, s, st, v);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) out[b + j] = v[j];
+  }
+}
+
+// Any other tile (the line's first, its scalar tail), position by position
+// as BlurLineHorizontal takes them; tile 0 starts at n = -N + 1.
+__device__ __forceinline__ void EdgeTile(const RecursiveGaussian& rg,
+                                         const KindSampler& sample,
+                                         const HorizontalSchedule& sched, int len,
+                                         int x0, HorizontalState& st, float* out) {
+  const auto in = [&](int i) { return sample(i & (kRingCols - 1)); };
+  const int end = min(x0 + kTile, len);
+  int n = x0 == 0 ? -kRadius + 1 : x0;
+  while (n < end) {
+    if (sched.IsBlock(n)) {  // n .. n + 3 lie in this tile
+      float s[4], v[4];
+      for (int j = 0; j < 4; ++j) s[j] = in(n + j - kRadius - 1) + in(n + j + kRadius - 1);
+      HorizontalBlockStep(rg, s, st, v);
+      for (int j = 0; j < 4; ++j) out[n + j - x0] = v[j];
+      n += 4;
+    } else {
+      const int l = n - kRadius - 1, r = n + kRadius - 1;
+      const float sum = (l >= 0 ? in(l) : 0.0f) + (r < len ? in(r) : 0.0f);
+      const float v = HorizontalScalarStep(rg, sum, st);
+      if (n >= 0) out[n - x0] = v;
+      ++n;
+    }
+  }
 }
 
 // grid: (line groups, channel); block: kNumBlurKinds warps.
@@ -135,19 +213,7 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   const int c = blockIdx.y;
   const int lane = threadIdx.x % kLines;
   const int kind = threadIdx.x / kLines;
-  TileWork work;
-  work.ring = ring;
-  work.my_staged = staged + kind * kLines * kOutPitch;
-  work.in1 = a.xyb.img[0].c[c].data;
-  work.in2 = a.xyb.img[1].c[c].data;
-  work.in_pitch = a.xyb.img[0].c[c].pitch;
-  work.out = a.out.p[c][kind].data;
-  work.out_pitch = a.out.p[c][kind].pitch;
-  work.line0 = blockIdx.x * kLines;
-  work.lane = lane;
-  work.kind = kind;
-  work.w = a.w;
-  work.h = a.h;
+  const TileWork work(a, ring, staged + kind * kLines * kOutPitch, c);
 
   work.RequestTile(0);
   work.RequestTile(1);
@@ -155,24 +221,19 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   CopyWaitAll();
   __syncthreads();
 
-  const float* line1 = ring + lane * kRingPitch;
-  const float* line2 = ring + (kLines + lane) * kRingPitch;
+  const KindSampler sample(ring + lane * kRingPitch, ring + (kLines + lane) * kRingPitch, kind);
   float* my_out = staged + (kind * kLines + lane) * kOutPitch;
-  const KindOperands operands(kind);
-  const auto in = [&](int i) {
-    const int col = i % kRingCols;
-    return operands.Sample(line1[col], line2[col]);
-  };
-  // Outputs come in increasing i in every thread alike, so the last output
-  // of a tile is where the block meets (EndOfTile).
-  const auto out = [&](int i, float v) {
-    my_out[i % kTile] = v;
-    if (i % kTile == kTile - 1) EndOfTile(work, i / kTile);
-  };
-  BlurLineHorizontal(a.rg, in, out, a.w);
-  if (a.w % kTile != 0) {
-    __syncwarp();
-    work.FlushTile(a.w / kTile);
+  const HorizontalSchedule sched(kRadius, a.w);
+  HorizontalState st;
+  const int tiles = (a.w + kTile - 1) / kTile;
+  for (int t = 0; t < tiles; ++t) {
+    const int x0 = t * kTile;
+    if (x0 >= sched.first_block && x0 + kTile <= sched.block_end) {
+      BlockTile(a.rg, sample, x0, st, my_out);
+    } else {
+      EdgeTile(a.rg, sample, sched, a.w, x0, st, my_out);
+    }
+    EndOfTile(work, t);  // flushes tile t (columns below w only)
   }
   CopyWaitAll();  // no copy may land after the block has exited
 }
@@ -194,34 +255,54 @@ __global__ void __launch_bounds__(kColumnsPerBlock)
   if (x >= a.w) return;
   const int c = blockIdx.y / kNumBlurKinds, kind = blockIdx.y % kNumBlurKinds;
   const PlaneView p = a.out.p[c][kind];
-  float* col = p.data + x;
+  const ptrdiff_t pitch = p.pitch;
   const int h = a.h;
-  // Lower taps of a batch starting at step n0: rows n0 + N - 1 and on,
-  // zero outside the image. Rows are read before the steps that overwrite
-  // them (step n writes row n, which is a lower tap of step n - N + 1).
-  auto fetch = [&](int n0, float (&rows)[kPrefetch]) {
+  // Rows are loaded and stored in order from row 0, each through a pointer
+  // that steps one row at a time (a row index times the pitch costs several
+  // 64-bit operations per access). Batches wholly inside the column skip the
+  // bounds checks.
+  const float* load = p.data + x;
+  float* store = p.data + x;
+  int loaded = 0;  // rows loaded so far
+  // The next kPrefetch lower taps (rows `loaded` and on), zero below the
+  // image. Rows are read before the steps that overwrite them (step n
+  // writes row n, which is a lower tap of step n - N + 1).
+  auto fetch = [&](float (&rows)[kPrefetch]) {
+    if (loaded + kPrefetch <= h) {
 #pragma unroll
-    for (int j = 0; j < kPrefetch; ++j) {
-      const int r = n0 + kRadius - 1 + j;  // >= 0
-      rows[j] = r < h ? col[r * p.pitch] : 0.0f;
+      for (int j = 0; j < kPrefetch; ++j, load += pitch) rows[j] = *load;
+    } else {
+#pragma unroll
+      for (int j = 0; j < kPrefetch; ++j, load += pitch) rows[j] = loaded + j < h ? *load : 0.0f;
     }
+    loaded += kPrefetch;
   };
   // held[j] is row n0 - N - 1 + j; rows above the image are zero.
   float held[kHeld];
   for (int j = 0; j < 2 * kRadius; ++j) held[j] = 0.0f;
   float ahead[kPrefetch];
-  fetch(-kRadius + 1, ahead);
+  fetch(ahead);  // the lower taps of steps -N + 1 ...
   VerticalState state;
   for (int n0 = -kRadius + 1; n0 < h; n0 += kPrefetch) {
 #pragma unroll
     for (int j = 0; j < kPrefetch; ++j) held[2 * kRadius + j] = ahead[j];
-    if (n0 + kPrefetch < h) fetch(n0 + kPrefetch, ahead);
+    if (n0 + kPrefetch < h) fetch(ahead);
+    const auto step = [&](int j) {
+      return BlurVerticalStep(a.rg, held[j] + held[j + 2 * kRadius], state);
+    };
+    if (n0 >= 0 && n0 + kPrefetch <= h) {
 #pragma unroll
-    for (int j = 0; j < kPrefetch; ++j) {
-      const int n = n0 + j;
-      const float sum = held[j] + held[j + 2 * kRadius];
-      const float v = BlurVerticalStep(a.rg, sum, state);
-      if (n >= 0 && n < h) col[n * p.pitch] = v;
+      for (int j = 0; j < kPrefetch; ++j, store += pitch) *store = step(j);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kPrefetch; ++j) {
+        const int n = n0 + j;
+        const float v = step(j);
+        if (n >= 0 && n < h) {
+          *store = v;
+          store += pitch;
+        }
+      }
     }
 #pragma unroll
     for (int j = 0; j < 2 * kRadius; ++j) held[j] = held[j + kPrefetch];

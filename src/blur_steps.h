@@ -13,6 +13,68 @@
 
 namespace s2c {
 
+// State of the horizontal pass along one line: the last two outputs of each
+// pole.
+struct HorizontalState {
+  float prev[3] = {0.0f, 0.0f, 0.0f};
+  float prev2[3] = {0.0f, 0.0f, 0.0f};
+};
+
+// One output of the plain recursion in libjxl's scalar operation order;
+// `sum` is in(i - N - 1) + in(i + N - 1), zero outside the line.
+S2C_HD float HorizontalScalarStep(const RecursiveGaussian& rg, float sum,
+                                  HorizontalState& st) {
+  float o[3];
+  for (int k = 0; k < 3; ++k) {
+    o[k] = sum * rg.mul_in[4 * k];
+    o[k] = Fma(rg.mul_prev2[4 * k], st.prev2[k], o[k]);
+    st.prev2[k] = st.prev[k];
+    o[k] = Fma(rg.mul_prev[4 * k], st.prev[k], o[k]);
+    st.prev[k] = o[k];
+  }
+  return o[0] + (o[1] + o[2]);
+}
+
+// Four outputs n .. n + 3 of libjxl's 4-lane block form; s[j] is
+// in(n + j - N - 1) + in(n + j + N - 1).
+S2C_HD void HorizontalBlockStep(const RecursiveGaussian& rg, const float s[4],
+                                HorizontalState& st, float out[4]) {
+  float o[3][4];
+  for (int k = 0; k < 3; ++k) {
+    const float* mi = &rg.mul_in[4 * k];
+    for (int j = 0; j < 4; ++j) {
+      // libjxl broadcasts s[0..3] against shifted copies of mul_in; the
+      // lanes where the shifted multiplier is zero add an exact zero.
+      float t = s[0] * mi[j];
+      if (j >= 1) t = Fma(mi[j - 1], s[1], t);
+      if (j >= 2) t = Fma(mi[j - 2], s[2], t);
+      if (j >= 3) t = Fma(mi[j - 3], s[3], t);
+      t = Fma(rg.mul_prev2[4 * k + j], st.prev2[k], t);
+      t = Fma(rg.mul_prev[4 * k + j], st.prev[k], t);
+      o[k][j] = t;
+    }
+    st.prev2[k] = o[k][2];
+    st.prev[k] = o[k][3];
+  }
+  for (int j = 0; j < 4; ++j) out[j] = o[0][j] + (o[1][j] + o[2][j]);
+}
+
+// Which step libjxl takes at each position of a line of `len` samples:
+// scalar steps from n = -N + 1 up to the first aligned block (kFirstBlock)
+// and from block_end on, blocks of 4 starting at kFirstBlock, kFirstBlock + 4,
+// ... below block_end.
+struct HorizontalSchedule {
+  int first_block;  // ((N + 1 + 3) / 4) * 4
+  int block_end;    // first position past the last block (>= first_block)
+  S2C_HD HorizontalSchedule(int radius, int len)
+      : first_block(((radius + 1 + 3) / 4) * 4), block_end(first_block) {
+    // Blocks start at n while n < len - N + 1 - 3.
+    const int limit = len - radius + 1 - 3;
+    if (limit > first_block) block_end = first_block + (limit - first_block + 3) / 4 * 4;
+  }
+  S2C_HD bool IsBlock(int n) const { return n >= first_block && n < block_end; }
+};
+
 // Horizontal pass over one line of `len` samples, reproducing libjxl's
 // FastGaussian1D on 4-lane vectors (its AVX2 build): scalar steps up to the
 // first aligned block and in the tail, blocks of 4 outputs in between.
@@ -22,48 +84,21 @@ template <class In, class Out>
 S2C_HD void BlurLineHorizontal(const RecursiveGaussian& rg, const In& in,
                                const Out& out, int len) {
   const int N = rg.radius;
-  float prev[3] = {0.0f, 0.0f, 0.0f};
-  float prev2[3] = {0.0f, 0.0f, 0.0f};
+  const HorizontalSchedule sched(N, len);
+  HorizontalState st;
   int n = -N + 1;
-
-  // One output from the plain recursion in libjxl's scalar operation order.
   auto scalar_step = [&](int i) {
     const int l = i - N - 1, r = i + N - 1;
     const float sum = (l >= 0 ? in(l) : 0.0f) + (r < len ? in(r) : 0.0f);
-    float o[3];
-    for (int k = 0; k < 3; ++k) {
-      o[k] = sum * rg.mul_in[4 * k];
-      o[k] = Fma(rg.mul_prev2[4 * k], prev2[k], o[k]);
-      prev2[k] = prev[k];
-      o[k] = Fma(rg.mul_prev[4 * k], prev[k], o[k]);
-      prev[k] = o[k];
-    }
-    if (i >= 0) out(i, o[0] + (o[1] + o[2]));
+    const float v = HorizontalScalarStep(rg, sum, st);
+    if (i >= 0) out(i, v);
   };
-
-  const int first_aligned = ((N + 1 + 3) / 4) * 4;
-  for (; n < first_aligned && n < len; ++n) scalar_step(n);
-  for (; n < len - N + 1 - 3; n += 4) {
-    float s[4];
+  for (; n < sched.first_block && n < len; ++n) scalar_step(n);
+  for (; sched.IsBlock(n); n += 4) {
+    float s[4], v[4];
     for (int j = 0; j < 4; ++j) s[j] = in(n + j - N - 1) + in(n + j + N - 1);
-    float o[3][4];
-    for (int k = 0; k < 3; ++k) {
-      const float* mi = &rg.mul_in[4 * k];
-      for (int j = 0; j < 4; ++j) {
-        // libjxl broadcasts s[0..3] against shifted copies of mul_in; the
-        // lanes where the shifted multiplier is zero add an exact zero.
-        float t = s[0] * mi[j];
-        if (j >= 1) t = Fma(mi[j - 1], s[1], t);
-        if (j >= 2) t = Fma(mi[j - 2], s[2], t);
-        if (j >= 3) t = Fma(mi[j - 3], s[3], t);
-        t = Fma(rg.mul_prev2[4 * k + j], prev2[k], t);
-        t = Fma(rg.mul_prev[4 * k + j], prev[k], t);
-        o[k][j] = t;
-      }
-      prev2[k] = o[k][2];
-      prev[k] = o[k][3];
-    }
-    for (int j = 0; j < 4; ++j) out(n + j, o[0][j] + (o[1][j] + o[2][j]));
+    HorizontalBlockStep(rg, s, st, v);
+    for (int j = 0; j < 4; ++j) out(n + j, v[j]);
   }
   for (; n < len; ++n) scalar_step(n);
 }
