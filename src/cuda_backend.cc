@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CUDA backend's host side: context and device choice, one workspace and
-// stream per pair in flight, uploads through pinned staging, the pipeline
-// enqueued stage by stage in CpuReference::Compare's order (after the front
-// end, recorded once per slot and replayed as a CUDA graph), and results
-// turned into norms and a score on the host (subscores.h), as the CPU does.
+// The CUDA backend's host side: context and device choice, one slot (device
+// buffers, streams) per pair in flight, uploads of host frames, the pipeline
+// of cuda_pipeline.h (after the front end, recorded once per slot and
+// replayed as a CUDA graph), and results turned into norms and a score on
+// the host (subscores.h), as the CPU does.
 #include "cuda_backend.h"
 
 #include <cuda.h>
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "blur_coeffs.h"
+#include "cuda_pipeline.h"
 #include "cuda_status.h"
 #include "frontend.h"
 #include "launch.h"
@@ -25,14 +25,7 @@
 namespace s2c {
 namespace {
 
-using cuda::BlurPlanes;
 using cuda::PairFrames;
-using cuda::PairPlanes;
-
-constexpr int kSumsPerScale = 18;  // 3 channels x 6 terms
-constexpr size_t kAlign = 256;     // start of every carved buffer
-
-size_t AlignUp(size_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
 
 // Host-to-staging copies of frames in host memory: up to 8 threads, 64 rows
 // per task.
@@ -42,143 +35,19 @@ int CopyThreads() {
   return cores > 0 ? std::min(8, cores) : 1;
 }
 
-// Device or pinned host memory, sized once and reused; `Memory` supplies
-// the CUDA allocation and release calls.
-template <class Memory>
-class CudaBuffer {
- public:
-  CudaBuffer() = default;
-  CudaBuffer(const CudaBuffer&) = delete;
-  CudaBuffer& operator=(const CudaBuffer&) = delete;
-  ~CudaBuffer() { Free(); }
-  Status Resize(size_t bytes) {
-    Free();
-    if (bytes == 0) return Status::Ok();
-    S2C_CUDA_TRY(Memory::Allocate(&ptr_, bytes));
-    bytes_ = bytes;
-    return Status::Ok();
-  }
-  void Free() {
-    if (ptr_) Memory::Release(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-  }
-  uint8_t* get() const { return static_cast<uint8_t*>(ptr_); }
-  size_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  size_t bytes_ = 0;
-};
-
-struct DeviceMemory {
-  static cudaError_t Allocate(void** p, size_t bytes) { return cudaMalloc(p, bytes); }
-  static void Release(void* p) { cudaFree(p); }
-};
-struct PinnedMemory {
-  static cudaError_t Allocate(void** p, size_t bytes) {
-    return cudaHostAlloc(p, bytes, cudaHostAllocDefault);
-  }
-  static void Release(void* p) { cudaFreeHost(p); }
-};
-using DeviceBuffer = CudaBuffer<DeviceMemory>;
-using PinnedBuffer = CudaBuffer<PinnedMemory>;
-
-// An instantiated CUDA graph, destroyed with its owner.
-class GraphExec {
- public:
-  GraphExec() = default;
-  GraphExec(const GraphExec&) = delete;
-  GraphExec& operator=(const GraphExec&) = delete;
-  ~GraphExec() { Reset(); }
-  void Reset(cudaGraphExec_t exec = nullptr) {
-    if (exec_) cudaGraphExecDestroy(exec_);
-    exec_ = exec;
-  }
-  cudaGraphExec_t get() const { return exec_; }
-
- private:
-  cudaGraphExec_t exec_ = nullptr;
-};
-
-// Sizes of the pyramid for a frame size: the canonical loop's scales.
-struct Pyramid {
-  int num_scales = 0;
-  int w[kNumScales] = {};
-  int h[kNumScales] = {};
-  explicit Pyramid(int width, int height) {
-    int w0 = width, h0 = height;
-    for (int s = 0; s < kNumScales; ++s) {
-      if (w0 < kMinSide || h0 < kMinSide) break;  // tests the previous scale
-      if (s > 0) {
-        w0 = (w0 + 1) / 2;
-        h0 = (h0 + 1) / 2;
-      }
-      w[s] = w0;
-      h[s] = h0;
-      num_scales = s + 1;
+// Whether every plane of a host frame is page-locked memory the device can
+// copy from directly (cudaHostAlloc, cudaHostRegister).
+bool IsPinned(const FrameView& frame) {
+  for (int p = 0; p < NumPlanes(frame.desc.format); ++p) {
+    cudaPointerAttributes attr;
+    if (cudaPointerGetAttributes(&attr, frame.data[p]) != cudaSuccess) {
+      cudaGetLastError();  // not a CUDA pointer: plain host memory
+      return false;
     }
+    if (attr.type != cudaMemoryTypeHost) return false;
   }
-};
-
-// Planes of one size carved from one allocation, `count` of them.
-struct PlaneBlock {
-  float* base = nullptr;
-  ptrdiff_t pitch = 0;  // floats
-  size_t plane_floats = 0;
-  static size_t Bytes(int w, int h, int count) {
-    return count * AlignUp(PitchOf(w) * h * sizeof(float));
-  }
-  static ptrdiff_t PitchOf(int w) { return (static_cast<ptrdiff_t>(w) + 31) & ~ptrdiff_t{31}; }
-  void Carve(uint8_t* at, int w, int h) {
-    base = reinterpret_cast<float*>(at);
-    pitch = PitchOf(w);
-    plane_floats = AlignUp(pitch * h * sizeof(float)) / sizeof(float);
-  }
-  PlaneView View(int index, int w, int h) const {
-    PlaneView v;
-    v.data = base + index * plane_floats;
-    v.pitch = pitch;
-    v.width = w;
-    v.height = h;
-    return v;
-  }
-  PairPlanes Pair(int first, int w, int h) const {
-    PairPlanes p;
-    for (int i = 0; i < 2; ++i) {
-      for (int c = 0; c < 3; ++c) p.img[i].c[c] = View(first + i * 3 + c, w, h);
-    }
-    return p;
-  }
-};
-
-// Stage events (time_stages): [0] before the upload, [1] after it, then per
-// scale after the scale start, the horizontal blur, the vertical blur and
-// the sums.
-constexpr int kStageEventsPerScale = 4;
-constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
-
-// Everything one pair in flight owns.
-struct Slot {
-  cudaStream_t stream = nullptr;
-  cudaEvent_t done = nullptr;
-  cudaEvent_t stage[kNumStageEvents] = {};
-  DeviceBuffer planes;        // XYB, blurred, linear scales >= 1
-  PlaneBlock xyb, blurred, linear_odd, linear_even;
-  DeviceBuffer sums;          // per-scale sums, then sum workspaces
-  double* d_sums = nullptr;
-  double* d_partials = nullptr;
-  void* d_sum_workspace = nullptr;
-  PinnedBuffer host_sums;
-  DeviceBuffer raw[2];        // device copies of host frames
-  PinnedBuffer staging[2];
-  DeviceBuffer debug_linear;  // scale-0 linear planes, debug mode only
-  // Everything after the scale-0 front end, recorded once per frame size
-  // from this slot's buffers (use_graphs).
-  GraphExec after_front_end;
-  uint64_t tag = 0;
-  bool timed = false;
-};
+  return true;
+}
 
 class CudaBackendImpl : public CudaBackend {
  public:
@@ -186,28 +55,11 @@ class CudaBackendImpl : public CudaBackend {
       : options_(options), slots_(options.max_in_flight) {}
 
   ~CudaBackendImpl() override {
-    // The destructor waits for pairs still in flight: their buffers go away.
-    for (Slot& s : slots_) {
-      if (s.stream) cudaStreamSynchronize(s.stream);
-      s.after_front_end.Reset();
-      for (cudaEvent_t e : s.stage) {
-        if (e) cudaEventDestroy(e);
-      }
-      if (s.done) cudaEventDestroy(s.done);
-      if (s.stream) cudaStreamDestroy(s.stream);
-    }
+    for (PairSlot& s : slots_) DestroySlot(s);
   }
 
   Status Init() {
-    for (Slot& s : slots_) {
-      S2C_CUDA_TRY(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-      S2C_CUDA_TRY(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming));
-      if (options_.time_stages) {
-        for (cudaEvent_t& e : s.stage) S2C_CUDA_TRY(cudaEventCreate(&e));
-      }
-      S2C_RETURN_IF_ERROR(
-          s.host_sums.Resize(kNumScales * kSumsPerScale * sizeof(double)));
-    }
+    for (PairSlot& s : slots_) S2C_RETURN_IF_ERROR(CreateSlot(s, options_.time_stages));
     return Status::Ok();
   }
 
@@ -219,30 +71,12 @@ class CudaBackendImpl : public CudaBackend {
       return InvalidArgument("Configure with pairs in flight: collect them first");
     }
     if (width == width_ && height == height_) return Status::Ok();
-    const Pyramid pyr(width, height);
-    const int w1 = pyr.w[1], h1 = pyr.h[1];
-    const int w2 = pyr.num_scales > 2 ? pyr.w[2] : 1, h2 = pyr.num_scales > 2 ? pyr.h[2] : 1;
-    const size_t xyb_bytes = PlaneBlock::Bytes(width, height, 6);
-    const size_t blur_bytes = PlaneBlock::Bytes(width, height, 15);
-    const size_t odd_bytes = PlaneBlock::Bytes(w1, h1, 6);
-    const size_t even_bytes = PlaneBlock::Bytes(w2, h2, 6);
-    const size_t plane_bytes = xyb_bytes + blur_bytes + odd_bytes + even_bytes;
-    const size_t sums_bytes =
-        AlignUp(kNumScales * kSumsPerScale * sizeof(double)) +
-        AlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double)) +
-        AlignUp(cuda::MapSumsWorkspaceBytes(width, height));
-
     // Refuse a size the device cannot hold before any work starts.
-    for (Slot& s : slots_) {
-      s.after_front_end.Reset();  // recorded with the old buffers
-      s.planes.Free();
-      s.sums.Free();
-      s.debug_linear.Free();
-    }
+    for (PairSlot& s : slots_) FreeSlot(s);
     width_ = height_ = 0;
     size_t free_bytes = 0, total_bytes = 0;
     S2C_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const size_t needed = (plane_bytes + sums_bytes) * slots_.size();
+    const size_t needed = SlotDeviceBytes(width, height) * slots_.size();
     if (needed > free_bytes) {
       return Status(StatusCode::kOutOfMemory,
                     "frames of " + std::to_string(width) + "x" +
@@ -252,24 +86,7 @@ class CudaBackendImpl : public CudaBackend {
                         " pairs in flight) but only " +
                         std::to_string(free_bytes >> 20) + " MiB are free");
     }
-    for (Slot& s : slots_) {
-      S2C_RETURN_IF_ERROR(s.planes.Resize(plane_bytes));
-      uint8_t* at = s.planes.get();
-      s.xyb.Carve(at, width, height);
-      at += xyb_bytes;
-      s.blurred.Carve(at, width, height);
-      at += blur_bytes;
-      s.linear_odd.Carve(at, w1, h1);
-      at += odd_bytes;
-      s.linear_even.Carve(at, w2, h2);
-      S2C_RETURN_IF_ERROR(s.sums.Resize(sums_bytes));
-      at = s.sums.get();
-      s.d_sums = reinterpret_cast<double*>(at);
-      at += AlignUp(kNumScales * kSumsPerScale * sizeof(double));
-      s.d_partials = reinterpret_cast<double*>(at);
-      at += AlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double));
-      s.d_sum_workspace = at;
-    }
+    for (PairSlot& s : slots_) S2C_RETURN_IF_ERROR(AllocateSlot(s, width, height));
     width_ = width;
     height_ = height;
     return Status::Ok();
@@ -281,7 +98,7 @@ class CudaBackendImpl : public CudaBackend {
       return InvalidArgument("already " + std::to_string(count_) +
                              " pairs in flight: collect one first");
     }
-    Slot& slot = slots_[(head_ + count_) % slots_.size()];
+    PairSlot& slot = slots_[(head_ + count_) % slots_.size()];
     PairFrames frames;
     S2C_RETURN_IF_ERROR(Prepare(ref, dist, memory, slot, &frames));
     slot.tag = tag;
@@ -302,7 +119,7 @@ class CudaBackendImpl : public CudaBackend {
                        Result* out) override {
     *ready = false;
     if (count_ == 0) return Status(StatusCode::kInternal, "no pair in flight");
-    Slot& slot = slots_[head_];
+    PairSlot& slot = slots_[head_];
     if (!wait) {
       const cudaError_t e = cudaEventQuery(slot.done);
       if (e == cudaErrorNotReady) return Status::Ok();
@@ -316,7 +133,7 @@ class CudaBackendImpl : public CudaBackend {
     *ready = true;
     *tag = slot.tag;
     FinishResult(slot, out);
-    if (slot.timed) RecordStageTimes(slot);
+    if (slot.timed) times_ = SlotStageTimes(slot, Pyramid(width_, height_));
     return Retire(Status::Ok());
   }
 
@@ -324,12 +141,9 @@ class CudaBackendImpl : public CudaBackend {
                            MemoryKind memory, Result* out,
                            PlaneObserver* observer) override {
     if (count_ != 0) return InvalidArgument("CompareWithPlanes with pairs in flight");
-    Slot& slot = slots_[head_];
+    PairSlot& slot = slots_[head_];
     PairFrames frames;
     S2C_RETURN_IF_ERROR(Prepare(ref, dist, memory, slot, &frames));
-    if (slot.debug_linear.bytes() == 0) {
-      S2C_RETURN_IF_ERROR(slot.debug_linear.Resize(PlaneBlock::Bytes(width_, height_, 6)));
-    }
     slot.timed = false;
     const Status st = Enqueue(slot, frames, observer);
     if (!st.ok()) {
@@ -343,7 +157,7 @@ class CudaBackendImpl : public CudaBackend {
 
   size_t DeviceBytes() const override {
     size_t total = 0;
-    for (const Slot& s : slots_) {
+    for (const PairSlot& s : slots_) {
       total += s.planes.bytes() + s.sums.bytes() + s.raw[0].bytes() +
                s.raw[1].bytes() + s.debug_linear.bytes();
     }
@@ -359,7 +173,7 @@ class CudaBackendImpl : public CudaBackend {
   // caller's planes for device memory, else the slot's raw buffers, filled
   // from pinned staging by copies enqueued on the slot's stream.
   Status Prepare(const FrameView& ref, const FrameView& dist,
-                 MemoryKind memory, Slot& slot, PairFrames* frames) {
+                 MemoryKind memory, PairSlot& slot, PairFrames* frames) {
     if (width_ == 0) return InvalidArgument("Submit before Configure");
     const FrameView* views[2] = {&ref, &dist};
     for (int i = 0; i < 2; ++i) {
@@ -384,8 +198,11 @@ class CudaBackendImpl : public CudaBackend {
     return Status::Ok();
   }
 
-  // Packs the frame's rows into pinned memory (a host copy: the slot is
-  // idle, so its staging is free) and enqueues one copy to the device.
+  // Gives the device a copy of a host frame in `raw`, one copy per plane
+  // enqueued on `stream`: straight from the frame when it is pinned (the
+  // caller keeps it unchanged until the pair is collected), else through the
+  // slot's pinned staging, filled by a host copy on several threads (the
+  // slot is idle, so its staging is free).
   static Status Upload(const FrameView& host, DeviceBuffer& raw,
                        PinnedBuffer& staging, cudaStream_t stream,
                        ThreadPool* copy_pool, FrameView* device) {
@@ -395,20 +212,29 @@ class CudaBackendImpl : public CudaBackend {
     int blocks[kMaxPlanes] = {}, num_blocks = 0;
     for (int p = 0; p < planes; ++p) {
       offset[p] = total;
-      total += AlignUp(PlaneRowBytes(f, host.desc.width, p) *
-                       PlaneRows(f, host.desc.height, p));
+      total += CudaAlignUp(PlaneRowBytes(f, host.desc.width, p) *
+                           PlaneRows(f, host.desc.height, p));
       blocks[p] = (PlaneRows(f, host.desc.height, p) + kCopyRows - 1) / kCopyRows;
       num_blocks += blocks[p];
     }
     // Grows once per larger format, not per frame; cudaFree/cudaMalloc may
     // synchronise the device when that happens.
     if (raw.bytes() < total) S2C_RETURN_IF_ERROR(raw.Resize(total));
-    if (staging.bytes() < total) S2C_RETURN_IF_ERROR(staging.Resize(total));
     *device = host;
     for (int p = 0; p < planes; ++p) {
       device->data[p] = raw.get() + offset[p];
       device->stride[p] = static_cast<ptrdiff_t>(PlaneRowBytes(f, host.desc.width, p));
     }
+    if (IsPinned(host)) {
+      for (int p = 0; p < planes; ++p) {
+        S2C_CUDA_TRY(cudaMemcpy2DAsync(raw.get() + offset[p], device->stride[p], host.data[p],
+                                       host.stride[p], device->stride[p],
+                                       PlaneRows(f, host.desc.height, p),
+                                       cudaMemcpyHostToDevice, stream));
+      }
+      return Status::Ok();
+    }
+    if (staging.bytes() < total) S2C_RETURN_IF_ERROR(staging.Resize(total));
     // Blocks of rows on several threads: one thread's memcpy stays well below
     // the host's memory bandwidth, and this copy is most of what Submit
     // costs a frame in host memory.
@@ -434,12 +260,12 @@ class CudaBackendImpl : public CudaBackend {
   // one CUDA graph (use_graphs), or enqueued call by call when stage events
   // are recorded or planes observed. With an observer, waits after each
   // stage and hands the planes over (debug only).
-  Status Enqueue(Slot& slot, const PairFrames& frames, PlaneObserver* observer) {
+  Status Enqueue(PairSlot& slot, const PairFrames& frames, PlaneObserver* observer) {
     const Pyramid pyr(width_, height_);
-    S2C_CUDA_TRY(Mark(slot, 1));
-    S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, 0, &frames, observer));
+    S2C_RETURN_IF_ERROR(EnqueueFrontEnd(slot, pyr, frames, observer));
     bool replay = graphs_usable_ && !slot.timed && observer == nullptr;
-    if (replay && slot.after_front_end.get() == nullptr && !RecordAfterFrontEnd(slot, pyr).ok()) {
+    if (replay && slot.after_front_end.get() == nullptr &&
+        !RecordAfterFrontEnd(slot, pyr, options_.sum_mode).ok()) {
       // Graphs are an optimisation: where recording fails, pairs go call by
       // call from now on, and a device fault shows up in those calls.
       graphs_usable_ = replay = false;
@@ -448,145 +274,13 @@ class CudaBackendImpl : public CudaBackend {
     if (replay) {
       S2C_CUDA_TRY(cudaGraphLaunch(slot.after_front_end.get(), slot.stream));
     } else {
-      S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, observer));
+      S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, options_.sum_mode, observer));
     }
     S2C_CUDA_TRY(cudaEventRecord(slot.done, slot.stream));
     return Status::Ok();
   }
 
-  // Records EnqueueAfterFrontEnd into the slot's graph (stream capture: the
-  // kernels are recorded, not run).
-  Status RecordAfterFrontEnd(Slot& slot, const Pyramid& pyr) {
-    S2C_CUDA_TRY(cudaStreamBeginCapture(slot.stream, cudaStreamCaptureModeThreadLocal));
-    const Status enqueued = EnqueueAfterFrontEnd(slot, pyr, nullptr);
-    cudaGraph_t graph = nullptr;
-    const cudaError_t ended = cudaStreamEndCapture(slot.stream, &graph);
-    cudaGraphExec_t exec = nullptr;
-    cudaError_t made = ended;
-    if (enqueued.ok() && ended == cudaSuccess) made = cudaGraphInstantiate(&exec, graph, 0);
-    if (graph) cudaGraphDestroy(graph);
-    S2C_RETURN_IF_ERROR(enqueued);
-    S2C_CUDA_TRY(made);
-    slot.after_front_end.Reset(exec);
-    return Status::Ok();
-  }
-
-  cudaError_t Mark(const Slot& slot, int index) const {
-    return slot.timed ? cudaEventRecord(slot.stage[index], slot.stream) : cudaSuccess;
-  }
-
-  // Scale s's start: the front end from the pair's frames (s == 0) or the
-  // downsample of scale s - 1's linear planes, and positive XYB.
-  Status EnqueueScaleStart(Slot& slot, const Pyramid& pyr, int s,
-                           const PairFrames* frames, PlaneObserver* observer) {
-    const int w = pyr.w[s], h = pyr.h[s];
-    const PairPlanes xyb = slot.xyb.Pair(0, w, h);
-    PairPlanes next;
-    if (s + 1 < pyr.num_scales) {
-      next = LinearOf(slot, s + 1, pyr.w[s + 1], pyr.h[s + 1]);
-    }
-    PairPlanes linear;
-    if (s == 0) {
-      if (observer) {
-        PlaneBlock dbg;
-        dbg.Carve(slot.debug_linear.get(), w, h);
-        linear = dbg.Pair(0, w, h);
-      }
-      S2C_CUDA_TRY(cuda::LaunchFrontEnd(*frames, xyb, next, linear, slot.stream));
-    } else {
-      linear = LinearOf(slot, s, w, h);
-      S2C_CUDA_TRY(cuda::LaunchScaleStart(linear, xyb, next, slot.stream));
-    }
-    S2C_CUDA_TRY(Mark(slot, 2 + kStageEventsPerScale * s));
-    if (observer) {
-      S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kLinear, s, linear));
-      S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kXyb, s, xyb));
-    }
-    return Status::Ok();
-  }
-
-  // Scale 0's blurs and sums, the later scales whole, and the sums' copy to
-  // the host.
-  Status EnqueueAfterFrontEnd(Slot& slot, const Pyramid& pyr, PlaneObserver* observer) {
-    const RecursiveGaussian& rg = Sigma15Gaussian();
-    cudaStream_t st = slot.stream;
-    for (int s = 0; s < pyr.num_scales; ++s) {
-      const int w = pyr.w[s], h = pyr.h[s];
-      if (s > 0) S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, s, nullptr, observer));
-      const PairPlanes xyb = slot.xyb.Pair(0, w, h);
-      const int base = 2 + kStageEventsPerScale * s;
-      BlurPlanes blurred;
-      for (int c = 0; c < 3; ++c) {
-        for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
-          blurred.p[c][k] = slot.blurred.View(c * cuda::kNumBlurKinds + k, w, h);
-        }
-      }
-      S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, xyb, blurred, st));
-      S2C_CUDA_TRY(Mark(slot, base + 1));
-      S2C_CUDA_TRY(cuda::LaunchBlurVertical(rg, blurred, st));
-      S2C_CUDA_TRY(Mark(slot, base + 2));
-      if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, blurred));
-      double* sums = slot.d_sums + s * kSumsPerScale;
-      if (options_.sum_mode == CudaSumMode::kExact) {
-        S2C_CUDA_TRY(cuda::LaunchMapSumsExact(xyb, blurred, slot.d_sum_workspace,
-                                              sums, st));
-      } else {
-        S2C_CUDA_TRY(cuda::LaunchMapSumsTree(xyb, blurred, slot.d_partials, sums, st));
-      }
-      S2C_CUDA_TRY(Mark(slot, base + 3));
-    }
-    S2C_CUDA_TRY(cudaMemcpyAsync(slot.host_sums.get(), slot.d_sums,
-                                 pyr.num_scales * kSumsPerScale * sizeof(double),
-                                 cudaMemcpyDeviceToHost, st));
-    return Status::Ok();
-  }
-
-  // Scales 1, 3, 5 use the block sized for scale 1; 2, 4 the one for scale 2.
-  static PairPlanes LinearOf(const Slot& slot, int scale, int w, int h) {
-    return (scale % 2 ? slot.linear_odd : slot.linear_even).Pair(0, w, h);
-  }
-
-  static Status Observe(PlaneObserver* observer, cudaStream_t st, Stage stage,
-                        int scale, const PairPlanes& planes) {
-    for (int i = 0; i < 2; ++i) {
-      for (int c = 0; c < 3; ++c) {
-        S2C_RETURN_IF_ERROR(ObserveOne(observer, st, stage, scale, i, c,
-                                       planes.img[i].c[c]));
-      }
-    }
-    return Status::Ok();
-  }
-
-  static Status ObserveBlurred(PlaneObserver* observer, cudaStream_t st,
-                               int scale, const BlurPlanes& b) {
-    for (int c = 0; c < 3; ++c) {
-      S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kMu, scale, 0, c, b.p[c][cuda::kMu1]));
-      S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kMu, scale, 1, c, b.p[c][cuda::kMu2]));
-      S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kSigmaSq, scale, 0, c, b.p[c][cuda::kSigma11]));
-      S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kSigmaSq, scale, 1, c, b.p[c][cuda::kSigma22]));
-      S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kSigma12, scale, 0, c, b.p[c][cuda::kSigma12]));
-    }
-    return Status::Ok();
-  }
-
-  // Debug only: a blocking download of one plane.
-  static Status ObserveOne(PlaneObserver* observer, cudaStream_t st, Stage stage,
-                           int scale, int image, int channel, const PlaneView& d) {
-    std::vector<float> host(static_cast<size_t>(d.width) * d.height);
-    S2C_CUDA_TRY(cudaMemcpy2DAsync(host.data(), d.width * sizeof(float), d.data,
-                                   d.pitch * sizeof(float), d.width * sizeof(float),
-                                   d.height, cudaMemcpyDeviceToHost, st));
-    S2C_CUDA_TRY(cudaStreamSynchronize(st));
-    PlaneView v;
-    v.data = host.data();
-    v.pitch = d.width;
-    v.width = d.width;
-    v.height = d.height;
-    observer->OnPlane(stage, scale, image, channel, v);
-    return Status::Ok();
-  }
-
-  void FinishResult(const Slot& slot, Result* out) const {
+  void FinishResult(const PairSlot& slot, Result* out) const {
     const Pyramid pyr(width_, height_);
     const double* all = reinterpret_cast<const double*>(slot.host_sums.get());
     Subscores& sub = out->subscores;
@@ -600,27 +294,6 @@ class CudaBackendImpl : public CudaBackend {
     out->score = sub.Score();
   }
 
-  void RecordStageTimes(const Slot& slot) {
-    const Pyramid pyr(width_, height_);
-    auto ms = [&](int a, int b) {
-      float t = 0.0f;
-      cudaEventElapsedTime(&t, slot.stage[a], slot.stage[b]);
-      return t;
-    };
-    CudaStageTimes t;
-    t.upload = ms(0, 1);
-    int prev = 1;
-    for (int s = 0; s < pyr.num_scales; ++s) {
-      const int base = 2 + kStageEventsPerScale * s;
-      t.scale_start += ms(prev, base);
-      t.blur_horizontal += ms(base, base + 1);
-      t.blur_vertical += ms(base + 1, base + 2);
-      t.sums += ms(base + 2, base + 3);
-      prev = base + 3;
-    }
-    times_ = t;
-  }
-
   // Drops the oldest pair, passing `st` through.
   Status Retire(Status st) {
     head_ = (head_ + 1) % slots_.size();
@@ -630,7 +303,7 @@ class CudaBackendImpl : public CudaBackend {
 
   CudaBackendOptions options_;
   bool graphs_usable_ = options_.use_graphs;
-  std::vector<Slot> slots_;
+  std::vector<PairSlot> slots_;
   ThreadPool copy_pool_{CopyThreads()};
   int head_ = 0;
   int count_ = 0;

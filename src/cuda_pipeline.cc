@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One frame pair's pipeline on the GPU (cuda_pipeline.h): buffers per pair in
+// flight, and the stages enqueued in CpuReference::Compare's order.
+#include "cuda_pipeline.h"
+
+#include <vector>
+
+#include "blur_coeffs.h"
+#include "cuda_status.h"
+
+namespace s2c {
+namespace {
+
+using cuda::BlurPlanes;
+using cuda::PairPlanes;
+
+// The two plane sets are sized for scales 0 and 1; with one scale, set 1 is
+// a token.
+int SetWidth(const Pyramid& pyr, int set) { return set < pyr.num_scales ? pyr.w[set] : 1; }
+int SetHeight(const Pyramid& pyr, int set) { return set < pyr.num_scales ? pyr.h[set] : 1; }
+
+struct SlotLayout {
+  size_t xyb[2], blur[2], odd, even, planes, sums;
+  SlotLayout(int width, int height) {
+    const Pyramid pyr(width, height);
+    planes = 0;
+    for (int set = 0; set < 2; ++set) {
+      xyb[set] = PlaneBlock::Bytes(SetWidth(pyr, set), SetHeight(pyr, set), 6);
+      blur[set] = PlaneBlock::Bytes(SetWidth(pyr, set), SetHeight(pyr, set), 15);
+      planes += xyb[set] + blur[set];
+    }
+    odd = PlaneBlock::Bytes(SetWidth(pyr, 1), SetHeight(pyr, 1), 6);
+    even = pyr.num_scales > 2 ? PlaneBlock::Bytes(pyr.w[2], pyr.h[2], 6) : PlaneBlock::Bytes(1, 1, 6);
+    planes += odd + even;
+    sums = CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double)) +
+           CudaAlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double)) +
+           CudaAlignUp(cuda::MapSumsWorkspaceBytes(width, height));
+  }
+};
+
+cudaError_t Mark(const PairSlot& slot, int index) {
+  return slot.timed ? cudaEventRecord(slot.stage[index], slot.stream) : cudaSuccess;
+}
+
+// Scales 1, 3, 5 use the block sized for scale 1; 2, 4 the one for scale 2.
+PairPlanes LinearOf(const PairSlot& slot, int scale, int w, int h) {
+  return (scale % 2 ? slot.linear_odd : slot.linear_even).Pair(0, w, h);
+}
+
+PairPlanes XybOf(const PairSlot& slot, const Pyramid& pyr, int s) {
+  return slot.xyb[s % 2].Pair(0, pyr.w[s], pyr.h[s]);
+}
+
+BlurPlanes BlurredOf(const PairSlot& slot, const Pyramid& pyr, int s) {
+  BlurPlanes b;
+  for (int c = 0; c < 3; ++c) {
+    for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
+      b.p[c][k] = slot.blur[s % 2].View(c * cuda::kNumBlurKinds + k, pyr.w[s], pyr.h[s]);
+    }
+  }
+  return b;
+}
+
+// Debug only: a blocking download of one plane.
+Status ObserveOne(PlaneObserver* observer, cudaStream_t st, Stage stage, int scale,
+                  int image, int channel, const PlaneView& d) {
+  std::vector<float> host(static_cast<size_t>(d.width) * d.height);
+  S2C_CUDA_TRY(cudaMemcpy2DAsync(host.data(), d.width * sizeof(float), d.data,
+                                 d.pitch * sizeof(float), d.width * sizeof(float),
+                                 d.height, cudaMemcpyDeviceToHost, st));
+  S2C_CUDA_TRY(cudaStreamSynchronize(st));
+  PlaneView v;
+  v.data = host.data();
+  v.pitch = d.width;
+  v.width = d.width;
+  v.height = d.height;
+  observer->OnPlane(stage, scale, image, channel, v);
+  return Status::Ok();
+}
+
+Status Observe(PlaneObserver* observer, cudaStream_t st, Stage stage, int scale,
+               const PairPlanes& planes) {
+  for (int i = 0; i < 2; ++i) {
+    for (int c = 0; c < 3; ++c) {
+      S2C_RETURN_IF_ERROR(ObserveOne(observer, st, stage, scale, i, c, planes.img[i].c[c]));
+    }
+  }
+  return Status::Ok();
+}
+
+Status ObserveBlurred(PlaneObserver* observer, cudaStream_t st, int scale, const BlurPlanes& b) {
+  for (int c = 0; c < 3; ++c) {
+    S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kMu, scale, 0, c, b.p[c][cuda::kMu1]));
+    S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kMu, scale, 1, c, b.p[c][cuda::kMu2]));
+    S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kSigmaSq, scale, 0, c, b.p[c][cuda::kSigma11]));
+    S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kSigmaSq, scale, 1, c, b.p[c][cuda::kSigma22]));
+    S2C_RETURN_IF_ERROR(ObserveOne(observer, st, Stage::kSigma12, scale, 0, c, b.p[c][cuda::kSigma12]));
+  }
+  return Status::Ok();
+}
+
+// Scale s > 0's start: XYB of the linear planes and the next scale's linear
+// planes.
+Status EnqueueScaleStart(PairSlot& slot, const Pyramid& pyr, int s, PlaneObserver* observer) {
+  const PairPlanes linear = LinearOf(slot, s, pyr.w[s], pyr.h[s]);
+  const PairPlanes xyb = XybOf(slot, pyr, s);
+  PairPlanes next;
+  if (s + 1 < pyr.num_scales) next = LinearOf(slot, s + 1, pyr.w[s + 1], pyr.h[s + 1]);
+  S2C_CUDA_TRY(cuda::LaunchScaleStart(linear, xyb, next, slot.stream));
+  S2C_CUDA_TRY(Mark(slot, 2 + kStageEventsPerScale * s));
+  if (observer) {
+    S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kLinear, s, linear));
+    S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kXyb, s, xyb));
+  }
+  return Status::Ok();
+}
+
+// The six sums per channel of scale s, on `st`.
+Status EnqueueSums(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode, cudaStream_t st) {
+  const PairPlanes xyb = XybOf(slot, pyr, s);
+  const BlurPlanes blurred = BlurredOf(slot, pyr, s);
+  double* sums = slot.d_sums + s * kSumsPerScale;
+  if (mode == CudaSumMode::kExact) {
+    S2C_CUDA_TRY(cuda::LaunchMapSumsExact(xyb, blurred, slot.d_sum_workspace, sums, st));
+  } else {
+    S2C_CUDA_TRY(cuda::LaunchMapSumsTree(xyb, blurred, slot.d_partials, sums, st));
+  }
+  return Status::Ok();
+}
+
+// The stages after the front end. With `overlap` (graph recording), scale
+// s's sums go to the sums stream once its blurs are done, and scale s + 2's
+// start, which rewrites the same plane set, waits for them; otherwise all
+// runs on the slot's stream in the CPU's order.
+Status EnqueueStages(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode,
+                     PlaneObserver* observer, bool overlap) {
+  const RecursiveGaussian& rg = Sigma15Gaussian();
+  cudaStream_t st = slot.stream;
+  for (int s = 0; s < pyr.num_scales; ++s) {
+    if (s > 0) {
+      if (overlap && s >= 2) S2C_CUDA_TRY(cudaStreamWaitEvent(st, slot.summed[s - 2], 0));
+      S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, s, observer));
+    }
+    const int base = 2 + kStageEventsPerScale * s;
+    const BlurPlanes blurred = BlurredOf(slot, pyr, s);
+    S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, XybOf(slot, pyr, s), blurred, st));
+    S2C_CUDA_TRY(Mark(slot, base + 1));
+    S2C_CUDA_TRY(cuda::LaunchBlurVertical(rg, blurred, st));
+    S2C_CUDA_TRY(Mark(slot, base + 2));
+    if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, blurred));
+    if (overlap) {
+      S2C_CUDA_TRY(cudaEventRecord(slot.blurred[s], st));
+      S2C_CUDA_TRY(cudaStreamWaitEvent(slot.sums_stream, slot.blurred[s], 0));
+      S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, slot.sums_stream));
+      S2C_CUDA_TRY(cudaEventRecord(slot.summed[s], slot.sums_stream));
+    } else {
+      S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, st));
+      S2C_CUDA_TRY(Mark(slot, base + 3));
+    }
+  }
+  if (overlap) S2C_CUDA_TRY(cudaStreamWaitEvent(st, slot.summed[pyr.num_scales - 1], 0));
+  S2C_CUDA_TRY(cudaMemcpyAsync(slot.host_sums.get(), slot.d_sums,
+                               pyr.num_scales * kSumsPerScale * sizeof(double),
+                               cudaMemcpyDeviceToHost, st));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Pyramid::Pyramid(int width, int height) {
+  int w0 = width, h0 = height;
+  for (int s = 0; s < kNumScales; ++s) {
+    if (w0 < kMinSide || h0 < kMinSide) break;  // tests the previous scale
+    if (s > 0) {
+      w0 = (w0 + 1) / 2;
+      h0 = (h0 + 1) / 2;
+    }
+    w[s] = w0;
+    h[s] = h0;
+    num_scales = s + 1;
+  }
+}
+
+Status CreateSlot(PairSlot& slot, bool time_stages) {
+  S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking));
+  S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.sums_stream, cudaStreamNonBlocking));
+  S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.done, cudaEventDisableTiming));
+  for (int s = 0; s < kNumScales; ++s) {
+    S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.blurred[s], cudaEventDisableTiming));
+    S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.summed[s], cudaEventDisableTiming));
+  }
+  if (time_stages) {
+    for (cudaEvent_t& e : slot.stage) S2C_CUDA_TRY(cudaEventCreate(&e));
+  }
+  return slot.host_sums.Resize(kNumScales * kSumsPerScale * sizeof(double));
+}
+
+void DestroySlot(PairSlot& slot) {
+  // Pairs still in flight read the buffers that go away.
+  if (slot.stream) cudaStreamSynchronize(slot.stream);
+  slot.after_front_end.Reset();
+  for (cudaEvent_t e : slot.stage) {
+    if (e) cudaEventDestroy(e);
+  }
+  for (int s = 0; s < kNumScales; ++s) {
+    if (slot.blurred[s]) cudaEventDestroy(slot.blurred[s]);
+    if (slot.summed[s]) cudaEventDestroy(slot.summed[s]);
+  }
+  if (slot.done) cudaEventDestroy(slot.done);
+  if (slot.sums_stream) cudaStreamDestroy(slot.sums_stream);
+  if (slot.stream) cudaStreamDestroy(slot.stream);
+}
+
+size_t SlotDeviceBytes(int width, int height) {
+  const SlotLayout l(width, height);
+  return l.planes + l.sums;
+}
+
+Status AllocateSlot(PairSlot& slot, int width, int height) {
+  const SlotLayout l(width, height);
+  const Pyramid pyr(width, height);
+  FreeSlot(slot);
+  S2C_RETURN_IF_ERROR(slot.planes.Resize(l.planes));
+  uint8_t* at = slot.planes.get();
+  for (int set = 0; set < 2; ++set) {
+    slot.xyb[set].Carve(at, SetWidth(pyr, set), SetHeight(pyr, set));
+    at += l.xyb[set];
+    slot.blur[set].Carve(at, SetWidth(pyr, set), SetHeight(pyr, set));
+    at += l.blur[set];
+  }
+  slot.linear_odd.Carve(at, SetWidth(pyr, 1), SetHeight(pyr, 1));
+  at += l.odd;
+  slot.linear_even.Carve(at, pyr.num_scales > 2 ? pyr.w[2] : 1, pyr.num_scales > 2 ? pyr.h[2] : 1);
+  S2C_RETURN_IF_ERROR(slot.sums.Resize(l.sums));
+  at = slot.sums.get();
+  slot.d_sums = reinterpret_cast<double*>(at);
+  at += CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double));
+  slot.d_partials = reinterpret_cast<double*>(at);
+  at += CudaAlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double));
+  slot.d_sum_workspace = at;
+  return Status::Ok();
+}
+
+void FreeSlot(PairSlot& slot) {
+  slot.after_front_end.Reset();  // recorded with the old buffers
+  slot.planes.Free();
+  slot.sums.Free();
+  slot.debug_linear.Free();
+}
+
+Status EnqueueFrontEnd(PairSlot& slot, const Pyramid& pyr, const cuda::PairFrames& frames,
+                       PlaneObserver* observer) {
+  const int w = pyr.w[0], h = pyr.h[0];
+  const PairPlanes xyb = XybOf(slot, pyr, 0);
+  PairPlanes next, linear;
+  if (pyr.num_scales > 1) next = LinearOf(slot, 1, pyr.w[1], pyr.h[1]);
+  if (observer) {
+    if (slot.debug_linear.bytes() == 0) {
+      S2C_RETURN_IF_ERROR(slot.debug_linear.Resize(PlaneBlock::Bytes(w, h, 6)));
+    }
+    PlaneBlock dbg;
+    dbg.Carve(slot.debug_linear.get(), w, h);
+    linear = dbg.Pair(0, w, h);
+  }
+  S2C_CUDA_TRY(Mark(slot, 1));
+  S2C_CUDA_TRY(cuda::LaunchFrontEnd(frames, xyb, next, linear, slot.stream));
+  S2C_CUDA_TRY(Mark(slot, 2));
+  if (observer) {
+    S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kLinear, 0, linear));
+    S2C_RETURN_IF_ERROR(Observe(observer, slot.stream, Stage::kXyb, 0, xyb));
+  }
+  return Status::Ok();
+}
+
+Status EnqueueAfterFrontEnd(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode,
+                            PlaneObserver* observer) {
+  return EnqueueStages(slot, pyr, mode, observer, /*overlap=*/false);
+}
+
+Status RecordAfterFrontEnd(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode) {
+  S2C_CUDA_TRY(cudaStreamBeginCapture(slot.stream, cudaStreamCaptureModeThreadLocal));
+  const Status enqueued = EnqueueStages(slot, pyr, mode, nullptr, /*overlap=*/true);
+  cudaGraph_t graph = nullptr;
+  const cudaError_t ended = cudaStreamEndCapture(slot.stream, &graph);
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t made = ended;
+  if (enqueued.ok() && ended == cudaSuccess) made = cudaGraphInstantiate(&exec, graph, 0);
+  if (graph) cudaGraphDestroy(graph);
+  S2C_RETURN_IF_ERROR(enqueued);
+  S2C_CUDA_TRY(made);
+  slot.after_front_end.Reset(exec);
+  return Status::Ok();
+}
+
+CudaStageTimes SlotStageTimes(const PairSlot& slot, const Pyramid& pyr) {
+  auto ms = [&](int a, int b) {
+    float t = 0.0f;
+    cudaEventElapsedTime(&t, slot.stage[a], slot.stage[b]);
+    return t;
+  };
+  CudaStageTimes t;
+  t.upload = ms(0, 1);
+  int prev = 1;
+  for (int s = 0; s < pyr.num_scales; ++s) {
+    const int base = 2 + kStageEventsPerScale * s;
+    t.scale_start += ms(prev, base);
+    t.blur_horizontal += ms(base, base + 1);
+    t.blur_vertical += ms(base + 1, base + 2);
+    t.sums += ms(base + 2, base + 3);
+    prev = base + 3;
+  }
+  return t;
+}
+
+}  // namespace s2c

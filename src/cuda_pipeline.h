@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One frame pair's pipeline on the GPU, as the CUDA backend enqueues it: the
+// device buffers, streams and events a pair in flight owns (PairSlot), and
+// the stages of CpuReference::Compare enqueued on them. Nothing here
+// synchronises, except the debug path that hands planes to an observer.
+// Host code of the CUDA backend only (src/cuda_backend.cc drives it).
+#ifndef S2C_CUDA_PIPELINE_H_
+#define S2C_CUDA_PIPELINE_H_
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "cpu_reference.h"
+#include "cuda_backend.h"
+#include "cuda_buffers.h"
+#include "launch.h"
+
+namespace s2c {
+
+constexpr int kSumsPerScale = 18;  // 3 channels x 6 terms
+
+// Sizes of the pyramid for a frame size: the canonical loop's scales.
+struct Pyramid {
+  int num_scales = 0;
+  int w[kNumScales] = {};
+  int h[kNumScales] = {};
+  Pyramid(int width, int height);
+};
+
+// Stage events (time_stages): [0] before the upload, [1] after it, then per
+// scale after the scale start, the horizontal blur, the vertical blur and
+// the sums.
+constexpr int kStageEventsPerScale = 4;
+constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
+
+// Everything one pair in flight owns.
+//
+// Planes: scale s uses plane set s % 2 for its XYB and blurred planes, so
+// that scale s's sums can run beside scale s + 1's start and blurs (set 0 is
+// sized for scale 0, set 1 for scale 1). Linear planes of scales >= 1
+// alternate likewise (odd scales: linear_odd, sized for scale 1; even:
+// linear_even, sized for scale 2).
+struct PairSlot {
+  cudaStream_t stream = nullptr;
+  // The sums of every scale, when the pipeline is recorded as a graph:
+  // forked from `stream` after each scale's blurs, joined back at the end.
+  cudaStream_t sums_stream = nullptr;
+  cudaEvent_t done = nullptr;
+  cudaEvent_t blurred[kNumScales] = {};  // scale s blurred: its sums may start
+  cudaEvent_t summed[kNumScales] = {};   // scale s summed: its set may be reused
+  cudaEvent_t stage[kNumStageEvents] = {};
+  DeviceBuffer planes;
+  PlaneBlock xyb[2], blur[2], linear_odd, linear_even;
+  DeviceBuffer sums;  // per-scale sums, tree partials, ordered-sum workspace
+  double* d_sums = nullptr;
+  double* d_partials = nullptr;
+  void* d_sum_workspace = nullptr;
+  PinnedBuffer host_sums;
+  DeviceBuffer raw[2];  // device copies of host frames
+  PinnedBuffer staging[2];
+  DeviceBuffer debug_linear;  // scale-0 linear planes, debug mode only
+  // Everything after the scale-0 front end, recorded once per frame size
+  // from this slot's buffers (use_graphs).
+  GraphExec after_front_end;
+  uint64_t tag = 0;
+  bool timed = false;
+};
+
+// Streams, events and the pinned results buffer; DestroySlot waits for the
+// slot's work and releases everything.
+Status CreateSlot(PairSlot& slot, bool time_stages);
+void DestroySlot(PairSlot& slot);
+
+// Device bytes AllocateSlot takes for frames of width x height.
+size_t SlotDeviceBytes(int width, int height);
+Status AllocateSlot(PairSlot& slot, int width, int height);
+// Drops the device buffers and the recorded graph.
+void FreeSlot(PairSlot& slot);
+
+// Scale 0's start: the front end of the pair's frames into positive XYB and
+// scale 1's linear planes (with an observer: also the scale-0 linear planes,
+// and each plane handed over).
+Status EnqueueFrontEnd(PairSlot& slot, const Pyramid& pyr,
+                       const cuda::PairFrames& frames, PlaneObserver* observer);
+
+// Everything after the front end (scale 0's blurs and sums, the later scales
+// whole, the sums' copy to the host), call by call on the slot's stream.
+Status EnqueueAfterFrontEnd(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode,
+                            PlaneObserver* observer);
+
+// The same recorded into slot.after_front_end as one CUDA graph, in which
+// each scale's sums run beside the next scale's start and blurs.
+Status RecordAfterFrontEnd(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode);
+
+// Device time per stage of the slot's last pair (time_stages only).
+CudaStageTimes SlotStageTimes(const PairSlot& slot, const Pyramid& pyr);
+
+}  // namespace s2c
+
+#endif  // S2C_CUDA_PIPELINE_H_
