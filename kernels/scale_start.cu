@@ -37,7 +37,10 @@ __device__ bool HasPlanes(const PairPlanes& p) { return p.img[0].c[0].data != nu
 
 // blockIdx.z = image. A 2x2 block's pixels outside the image repeat the
 // edge (the canonical downsample clamps coordinates), so they take the
-// values computed for their clamped neighbours.
+// values computed for their clamped neighbours. The four pixels' linear RGB
+// is formed before anything is stored, so that the samples they share (a
+// 2x2 block of 4:2:0 reads a 3x3 neighbourhood of chroma samples, not four
+// times four) can be loaded once.
 template <class Source>
 __global__ void ScaleStartKernel(Source src, int w, int h, PairPlanes xyb,
                                  PairPlanes next, PairPlanes debug_linear) {
@@ -45,33 +48,34 @@ __global__ void ScaleStartKernel(Source src, int w, int h, PairPlanes xyb,
   const int oy = blockIdx.y * kBlockY + threadIdx.y;
   const int i = blockIdx.z;
   if (2 * ox >= w || 2 * oy >= h) return;
-  const bool write_debug = HasPlanes(debug_linear);
   const bool x1_in = 2 * ox + 1 < w, y1_in = 2 * oy + 1 < h;
-  auto pixel = [&](int dx, int dy, float out[3]) {
-    const int x = 2 * ox + dx, y = 2 * oy + dy;
-    src.Linear(i, x, y, out);
-    const Xyb p = LinearToPositiveXyb(out[0], out[1], out[2]);
-    xyb.img[i].c[0].Row(y)[x] = p.x;
-    xyb.img[i].c[1].Row(y)[x] = p.y;
-    xyb.img[i].c[2].Row(y)[x] = p.b;
-    if (write_debug) {
-      for (int c = 0; c < 3; ++c) debug_linear.img[i].c[c].Row(y)[x] = out[c];
+  // a[dy][dx]: linear RGB of pixel (2 * ox + dx, 2 * oy + dy).
+  float a[2][2][3];
+  src.Linear(i, 2 * ox, 2 * oy, a[0][0]);
+  if (x1_in) src.Linear(i, 2 * ox + 1, 2 * oy, a[0][1]);
+  if (y1_in) src.Linear(i, 2 * ox, 2 * oy + 1, a[1][0]);
+  if (x1_in && y1_in) src.Linear(i, 2 * ox + 1, 2 * oy + 1, a[1][1]);
+  for (int dy = 0; dy < 2; ++dy) {
+    for (int dx = 0; dx < 2; ++dx) {
+      const int x = 2 * ox + dx, y = 2 * oy + dy;
+      if (x >= w || y >= h) continue;
+      const float* lin = a[dy][dx];
+      const Xyb p = LinearToPositiveXyb(lin[0], lin[1], lin[2]);
+      xyb.img[i].c[0].Row(y)[x] = p.x;
+      xyb.img[i].c[1].Row(y)[x] = p.y;
+      xyb.img[i].c[2].Row(y)[x] = p.b;
+      if (HasPlanes(debug_linear)) {
+        for (int c = 0; c < 3; ++c) debug_linear.img[i].c[c].Row(y)[x] = lin[c];
+      }
     }
-  };
-  auto copy = [](const float from[3], float to[3]) {
-    for (int c = 0; c < 3; ++c) to[c] = from[c];
-  };
-  float a00[3], a01[3], a10[3], a11[3];
-  pixel(0, 0, a00);
-  if (x1_in) pixel(1, 0, a01); else copy(a00, a01);
-  if (y1_in) pixel(0, 1, a10); else copy(a00, a10);
-  if (x1_in && y1_in) pixel(1, 1, a11);
-  else if (!x1_in) copy(a10, a11);
-  else copy(a01, a11);
+  }
   if (!HasPlanes(next)) return;
   for (int c = 0; c < 3; ++c) {
+    if (!x1_in) a[0][1][c] = a[0][0][c];
+    if (!y1_in) a[1][0][c] = a[0][0][c];
+    if (!(x1_in && y1_in)) a[1][1][c] = x1_in ? a[0][1][c] : a[1][0][c];
     next.img[i].c[c].Row(oy)[ox] =
-        Downsample2x2(a00[c], a01[c], a10[c], a11[c]);
+        Downsample2x2(a[0][0][c], a[0][1][c], a[1][0][c], a[1][1][c]);
   }
 }
 

@@ -6,10 +6,12 @@
 // warm-up pairs excluded, then the median of the timed pairs.
 //   one at a time: device events around the whole pipeline of each pair
 //     (the backend's stage events; sum of the stages also printed);
-//   in flight: wall clock over a run of pairs with 3 or max-depth in flight,
-//     divided by the number of pairs (median of up to 5 runs), without stage
-//     events, each pair enqueued call by call and, in the same run, as the
-//     backend's CUDA graphs (use_graphs), so the two compare as a ratio.
+//   in flight: wall clock over a run of pairs with 1, 3 or max-depth in
+//     flight, divided by the number of pairs (median of up to 5 runs),
+//     without stage events, each pair enqueued call by call and, in the same
+//     run, as the backend's CUDA graphs (use_graphs), so the two compare as a
+//     ratio. "1 flight" is the latency of one pair as a caller sees it:
+//     submit, wait, collect, host overheads included.
 // Usage: bench_cuda [pairs] [seconds-per-config] [max-depth (6)] [WxH ...]
 #include <cuda_runtime_api.h>
 
@@ -178,9 +180,9 @@ std::unique_ptr<s2c::CudaBackend> MakeBackend(s2c::CudaSumMode mode, int max_dep
 int main(int argc, char** argv) {
   const int pairs = argc > 1 ? std::atoi(argv[1]) : 30;
   const double seconds = argc > 2 ? std::atof(argv[2]) : 3.0;
-  // Pairs in flight: 3 and max_depth (pinned input: 3 only).
+  // Pairs in flight: 1, 3 and max_depth (pinned input: 1 and 3).
   const int max_depth = argc > 3 ? std::max(3, std::atoi(argv[3])) : 6;
-  const int depths[] = {3, max_depth};
+  const int depths[] = {1, 3, max_depth};
   cudaDeviceProp prop;
   if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
     std::printf("skipped: no CUDA device\n");
@@ -230,7 +232,7 @@ int main(int argc, char** argv) {
             const auto b = MakeBackend(mode, max_depth, false, graphs, w, h);
             if (!b) return 1;
             for (int depth : depths) {
-              if (!on_device && depth != depths[0]) continue;
+              if (!on_device && depth == max_depth) continue;
               // Pairs per timed run: enough for the budget, at least 2 x depth.
               const int run_pairs = std::max(2 * depth, pairs);
               const Timing thr = Throughput(*b, pr.view, pd.view, mem, depth, run_pairs, seconds);
