@@ -14,27 +14,27 @@ namespace {
 using cuda::BlurPlanes;
 using cuda::PairPlanes;
 
-// The two plane sets are sized for scales 0 and 1; with one scale, set 1 is
-// a token.
-int SetWidth(const Pyramid& pyr, int set) { return set < pyr.num_scales ? pyr.w[set] : 1; }
-int SetHeight(const Pyramid& pyr, int set) { return set < pyr.num_scales ? pyr.h[set] : 1; }
-
+// Byte sizes of a slot's buffers for one frame size.
 struct SlotLayout {
-  size_t xyb[2], blur[2], odd, even, planes, sums;
+  size_t xyb[kNumScales] = {}, blur[kNumScales] = {}, odd, even, planes;
+  size_t partials, workspace[kNumScales] = {}, sums;
   SlotLayout(int width, int height) {
     const Pyramid pyr(width, height);
     planes = 0;
-    for (int set = 0; set < 2; ++set) {
-      xyb[set] = PlaneBlock::Bytes(SetWidth(pyr, set), SetHeight(pyr, set), 6);
-      blur[set] = PlaneBlock::Bytes(SetWidth(pyr, set), SetHeight(pyr, set), 15);
-      planes += xyb[set] + blur[set];
+    sums = CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double));
+    partials = CudaAlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double));
+    for (int s = 0; s < pyr.num_scales; ++s) {
+      xyb[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 6);
+      blur[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 15);
+      planes += xyb[s] + blur[s];
+      workspace[s] = CudaAlignUp(cuda::MapSumsWorkspaceBytes(pyr.w[s], pyr.h[s]));
+      sums += partials + workspace[s];
     }
-    odd = PlaneBlock::Bytes(SetWidth(pyr, 1), SetHeight(pyr, 1), 6);
+    // Linear planes of scales 1 and 2 (one plane of one float where the
+    // pyramid has no such scale).
+    odd = pyr.num_scales > 1 ? PlaneBlock::Bytes(pyr.w[1], pyr.h[1], 6) : PlaneBlock::Bytes(1, 1, 6);
     even = pyr.num_scales > 2 ? PlaneBlock::Bytes(pyr.w[2], pyr.h[2], 6) : PlaneBlock::Bytes(1, 1, 6);
     planes += odd + even;
-    sums = CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double)) +
-           CudaAlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double)) +
-           CudaAlignUp(cuda::MapSumsWorkspaceBytes(width, height));
   }
 };
 
@@ -48,14 +48,14 @@ PairPlanes LinearOf(const PairSlot& slot, int scale, int w, int h) {
 }
 
 PairPlanes XybOf(const PairSlot& slot, const Pyramid& pyr, int s) {
-  return slot.xyb[s % 2].Pair(0, pyr.w[s], pyr.h[s]);
+  return slot.xyb[s].Pair(0, pyr.w[s], pyr.h[s]);
 }
 
 BlurPlanes BlurredOf(const PairSlot& slot, const Pyramid& pyr, int s) {
   BlurPlanes b;
   for (int c = 0; c < 3; ++c) {
     for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
-      b.p[c][k] = slot.blur[s % 2].View(c * cuda::kNumBlurKinds + k, pyr.w[s], pyr.h[s]);
+      b.p[c][k] = slot.blur[s].View(c * cuda::kNumBlurKinds + k, pyr.w[s], pyr.h[s]);
     }
   }
   return b;
@@ -121,44 +121,53 @@ Status EnqueueSums(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode, 
   const BlurPlanes blurred = BlurredOf(slot, pyr, s);
   double* sums = slot.d_sums + s * kSumsPerScale;
   if (mode == CudaSumMode::kExact) {
-    S2C_CUDA_TRY(cuda::LaunchMapSumsExact(xyb, blurred, slot.d_sum_workspace, sums, st));
+    S2C_CUDA_TRY(cuda::LaunchMapSumsExact(xyb, blurred, slot.d_sum_workspace[s], sums, st));
   } else {
-    S2C_CUDA_TRY(cuda::LaunchMapSumsTree(xyb, blurred, slot.d_partials, sums, st));
+    S2C_CUDA_TRY(cuda::LaunchMapSumsTree(xyb, blurred, slot.d_partials[s], sums, st));
   }
   return Status::Ok();
 }
 
-// The stages after the front end. With `overlap` (graph recording), scale
-// s's sums go to the sums stream once its blurs are done, and scale s + 2's
-// start, which rewrites the same plane set, waits for them; otherwise all
-// runs on the slot's stream in the CPU's order.
+// Scale s's blurs and sums, on `st`.
+Status EnqueueScale(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode,
+                    PlaneObserver* observer, cudaStream_t st) {
+  const RecursiveGaussian& rg = Sigma15Gaussian();
+  const int base = 2 + kStageEventsPerScale * s;
+  const BlurPlanes blurred = BlurredOf(slot, pyr, s);
+  S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, XybOf(slot, pyr, s), blurred, st));
+  S2C_CUDA_TRY(Mark(slot, base + 1));
+  S2C_CUDA_TRY(cuda::LaunchBlurVertical(rg, blurred, st));
+  S2C_CUDA_TRY(Mark(slot, base + 2));
+  if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, blurred));
+  S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, st));
+  S2C_CUDA_TRY(Mark(slot, base + 3));
+  return Status::Ok();
+}
+
+// The stages after the front end. The scale starts run in order on the
+// slot's stream (each writes the next scale's linear planes). With
+// `overlap` (graph recording), each scale's blurs and sums are forked to
+// the scale's own stream after its start and joined back before the
+// results' copy; otherwise all runs on the slot's stream in the CPU's order.
 Status EnqueueStages(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode,
                      PlaneObserver* observer, bool overlap) {
-  const RecursiveGaussian& rg = Sigma15Gaussian();
   cudaStream_t st = slot.stream;
   for (int s = 0; s < pyr.num_scales; ++s) {
-    if (s > 0) {
-      if (overlap && s >= 2) S2C_CUDA_TRY(cudaStreamWaitEvent(st, slot.summed[s - 2], 0));
-      S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, s, observer));
-    }
-    const int base = 2 + kStageEventsPerScale * s;
-    const BlurPlanes blurred = BlurredOf(slot, pyr, s);
-    S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, XybOf(slot, pyr, s), blurred, st));
-    S2C_CUDA_TRY(Mark(slot, base + 1));
-    S2C_CUDA_TRY(cuda::LaunchBlurVertical(rg, blurred, st));
-    S2C_CUDA_TRY(Mark(slot, base + 2));
-    if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, blurred));
+    if (s > 0) S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, s, observer));
     if (overlap) {
-      S2C_CUDA_TRY(cudaEventRecord(slot.blurred[s], st));
-      S2C_CUDA_TRY(cudaStreamWaitEvent(slot.sums_stream, slot.blurred[s], 0));
-      S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, slot.sums_stream));
-      S2C_CUDA_TRY(cudaEventRecord(slot.summed[s], slot.sums_stream));
+      S2C_CUDA_TRY(cudaEventRecord(slot.started[s], st));
+      S2C_CUDA_TRY(cudaStreamWaitEvent(slot.scale_stream[s], slot.started[s], 0));
+      S2C_RETURN_IF_ERROR(EnqueueScale(slot, pyr, s, mode, observer, slot.scale_stream[s]));
+      S2C_CUDA_TRY(cudaEventRecord(slot.finished[s], slot.scale_stream[s]));
     } else {
-      S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, st));
-      S2C_CUDA_TRY(Mark(slot, base + 3));
+      S2C_RETURN_IF_ERROR(EnqueueScale(slot, pyr, s, mode, observer, st));
     }
   }
-  if (overlap) S2C_CUDA_TRY(cudaStreamWaitEvent(st, slot.summed[pyr.num_scales - 1], 0));
+  if (overlap) {
+    for (int s = 0; s < pyr.num_scales; ++s) {
+      S2C_CUDA_TRY(cudaStreamWaitEvent(st, slot.finished[s], 0));
+    }
+  }
   S2C_CUDA_TRY(cudaMemcpyAsync(slot.host_sums.get(), slot.d_sums,
                                pyr.num_scales * kSumsPerScale * sizeof(double),
                                cudaMemcpyDeviceToHost, st));
@@ -183,11 +192,11 @@ Pyramid::Pyramid(int width, int height) {
 
 Status CreateSlot(PairSlot& slot, bool time_stages) {
   S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking));
-  S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.sums_stream, cudaStreamNonBlocking));
   S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.done, cudaEventDisableTiming));
   for (int s = 0; s < kNumScales; ++s) {
-    S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.blurred[s], cudaEventDisableTiming));
-    S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.summed[s], cudaEventDisableTiming));
+    S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.scale_stream[s], cudaStreamNonBlocking));
+    S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.started[s], cudaEventDisableTiming));
+    S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.finished[s], cudaEventDisableTiming));
   }
   if (time_stages) {
     for (cudaEvent_t& e : slot.stage) S2C_CUDA_TRY(cudaEventCreate(&e));
@@ -203,11 +212,11 @@ void DestroySlot(PairSlot& slot) {
     if (e) cudaEventDestroy(e);
   }
   for (int s = 0; s < kNumScales; ++s) {
-    if (slot.blurred[s]) cudaEventDestroy(slot.blurred[s]);
-    if (slot.summed[s]) cudaEventDestroy(slot.summed[s]);
+    if (slot.started[s]) cudaEventDestroy(slot.started[s]);
+    if (slot.finished[s]) cudaEventDestroy(slot.finished[s]);
+    if (slot.scale_stream[s]) cudaStreamDestroy(slot.scale_stream[s]);
   }
   if (slot.done) cudaEventDestroy(slot.done);
-  if (slot.sums_stream) cudaStreamDestroy(slot.sums_stream);
   if (slot.stream) cudaStreamDestroy(slot.stream);
 }
 
@@ -222,22 +231,25 @@ Status AllocateSlot(PairSlot& slot, int width, int height) {
   FreeSlot(slot);
   S2C_RETURN_IF_ERROR(slot.planes.Resize(l.planes));
   uint8_t* at = slot.planes.get();
-  for (int set = 0; set < 2; ++set) {
-    slot.xyb[set].Carve(at, SetWidth(pyr, set), SetHeight(pyr, set));
-    at += l.xyb[set];
-    slot.blur[set].Carve(at, SetWidth(pyr, set), SetHeight(pyr, set));
-    at += l.blur[set];
+  for (int s = 0; s < pyr.num_scales; ++s) {
+    slot.xyb[s].Carve(at, pyr.w[s], pyr.h[s]);
+    at += l.xyb[s];
+    slot.blur[s].Carve(at, pyr.w[s], pyr.h[s]);
+    at += l.blur[s];
   }
-  slot.linear_odd.Carve(at, SetWidth(pyr, 1), SetHeight(pyr, 1));
+  slot.linear_odd.Carve(at, pyr.num_scales > 1 ? pyr.w[1] : 1, pyr.num_scales > 1 ? pyr.h[1] : 1);
   at += l.odd;
   slot.linear_even.Carve(at, pyr.num_scales > 2 ? pyr.w[2] : 1, pyr.num_scales > 2 ? pyr.h[2] : 1);
   S2C_RETURN_IF_ERROR(slot.sums.Resize(l.sums));
   at = slot.sums.get();
   slot.d_sums = reinterpret_cast<double*>(at);
   at += CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double));
-  slot.d_partials = reinterpret_cast<double*>(at);
-  at += CudaAlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double));
-  slot.d_sum_workspace = at;
+  for (int s = 0; s < pyr.num_scales; ++s) {
+    slot.d_partials[s] = reinterpret_cast<double*>(at);
+    at += l.partials;
+    slot.d_sum_workspace[s] = at;
+    at += l.workspace[s];
+  }
   return Status::Ok();
 }
 

@@ -36,26 +36,29 @@ constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
 
 // Everything one pair in flight owns.
 //
-// Planes: scale s uses plane set s % 2 for its XYB and blurred planes, so
-// that scale s's sums can run beside scale s + 1's start and blurs (set 0 is
-// sized for scale 0, set 1 for scale 1). Linear planes of scales >= 1
-// alternate likewise (odd scales: linear_odd, sized for scale 1; even:
-// linear_even, sized for scale 2).
+// Each scale has its own XYB and blurred planes and its own ordered-sum
+// workspace, so that in the recorded graph every scale's blurs and sums run
+// beside the other scales' (a third more memory than planes for scale 0
+// alone). The linear planes of scales >= 1 alternate (odd scales:
+// linear_odd, sized for scale 1; even: linear_even, sized for scale 2): the
+// scale starts run one after another on the slot's stream.
 struct PairSlot {
+  // The front end, the scale starts, the results' copy; in call-by-call
+  // mode everything.
   cudaStream_t stream = nullptr;
-  // The sums of every scale, when the pipeline is recorded as a graph:
-  // forked from `stream` after each scale's blurs, joined back at the end.
-  cudaStream_t sums_stream = nullptr;
+  // Scale s's blurs and sums when the pipeline is recorded as a graph:
+  // forked from `stream` after the scale's start, joined back at the end.
+  cudaStream_t scale_stream[kNumScales] = {};
   cudaEvent_t done = nullptr;
-  cudaEvent_t blurred[kNumScales] = {};  // scale s blurred: its sums may start
-  cudaEvent_t summed[kNumScales] = {};   // scale s summed: its set may be reused
+  cudaEvent_t started[kNumScales] = {};   // scale s's XYB planes written
+  cudaEvent_t finished[kNumScales] = {};  // scale s's sums written
   cudaEvent_t stage[kNumStageEvents] = {};
   DeviceBuffer planes;
-  PlaneBlock xyb[2], blur[2], linear_odd, linear_even;
-  DeviceBuffer sums;  // per-scale sums, tree partials, ordered-sum workspace
+  PlaneBlock xyb[kNumScales], blur[kNumScales], linear_odd, linear_even;
+  DeviceBuffer sums;  // per-scale sums, tree partials, ordered-sum workspaces
   double* d_sums = nullptr;
-  double* d_partials = nullptr;
-  void* d_sum_workspace = nullptr;
+  double* d_partials[kNumScales] = {};
+  void* d_sum_workspace[kNumScales] = {};
   PinnedBuffer host_sums;
   DeviceBuffer raw[2];  // device copies of host frames
   PinnedBuffer staging[2];
@@ -90,7 +93,7 @@ Status EnqueueAfterFrontEnd(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode
                             PlaneObserver* observer);
 
 // The same recorded into slot.after_front_end as one CUDA graph, in which
-// each scale's sums run beside the next scale's start and blurs.
+// the scales' blurs and sums run side by side.
 Status RecordAfterFrontEnd(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode);
 
 // Device time per stage of the slot's last pair (time_stages only).
