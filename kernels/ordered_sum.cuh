@@ -6,16 +6,13 @@
 // Terms is a device-callable functor
 //   __device__ void operator()(uint64_t i, double (&t)[K]) const
 // giving the K terms of element i (or, with kGroups, one group of them at a
-// time: see TermGroups). Three kernels per launch after a memset of the
-// look-back flags, all on the caller's stream, no allocation and no
-// synchronisation inside:
-//   chunks     one block per chunk of 1024 terms (and group), in the order
-//              the blocks start: the terms are evaluated once and held in
-//              registers; their tree sums (advice) are published, the sums of
-//              all earlier chunks are gathered by a decoupled look-back
-//              (ordered_sum_lookback.cuh), which gives the chunk's plan, and
-//              the chunk's increment is composed from the held terms: runs
-//              of 8 consecutive terms, then an ordered tree of adjacent runs
+// time: see TermGroups); the passes evaluate it again rather than storing 8
+// bytes per term and sum. Five kernels per launch, all on the
+// caller's stream, no allocation and no synchronisation inside:
+//   advice     one block per chunk of 1024 terms: tree sums (the plan's input)
+//   plan       one block per sum: prefix of the advice, a binade per chunk
+//   increments one block per chunk: runs of 8 consecutive terms composed in
+//              order, then an ordered tree of adjacent runs, under the plan
 //   runs       one block per tile of 1024 chunks and sum: an ordered segmented
 //              scan from the tile's end, so that each chunk knows the composed
 //              rest of its run of chunks that share a binade
@@ -23,8 +20,7 @@
 //              through windows of them staged in shared memory; a chunk that
 //              fails its check is added by the block in rounds: the lanes
 //              that fit the sum's binade at once (an ordered prefix scan),
-//              then the lane where the sum leaves it, term by term (the walk
-//              evaluates those chunks' terms again).
+//              then the lane where the sum leaves it, term by term.
 // Order matters everywhere increments are combined (Then is not
 // commutative): only adjacent pieces, earlier on the left.
 #ifndef S2C_KERNELS_ORDERED_SUM_CUH_
@@ -42,21 +38,24 @@
 
 #include "ordered_sum.h"
 #include "ordered_sum_launch.h"
-#include "ordered_sum_lookback.cuh"
 
 namespace s2c {
 namespace cuda {
 namespace detail {
 
-constexpr int kChunkThreadTerms = kSumThreadTerms;  // consecutive, per thread
-constexpr int kChunkThreads = kSumChunkTerms / kChunkThreadTerms;
+constexpr int kAdviceThreads = 256;
+constexpr int kIncrementTerms = kSumThreadTerms;  // consecutive, per thread
+constexpr int kIncrementThreads = kSumChunkTerms / kIncrementTerms;
+constexpr int kPlanThreads = 256;
+constexpr int kPlanItems = 16;  // chunks per thread in the plan's scan
 constexpr int kRunThreads = 256;
 constexpr int kWalkWindow = 1024;  // chunks of runs staged in shared memory
 static_assert(kSumChunkLanes % 32 == 0, "chunks are whole warps");
-static_assert(kSumChunkTerms % kChunkThreads == 0 && kChunkThreads % 32 == 0, "chunk threads");
+static_assert(kSumChunkTerms % kAdviceThreads == 0 && kAdviceThreads % 32 == 0, "advice");
+static_assert(kSumChunkTerms % kIncrementThreads == 0 && kIncrementThreads % 32 == 0, "increments");
 
 struct OrderedSumBuffers {
-  LookBackState look;      // advice, inclusive prefixes, flags, tickets
+  double* advice;          // [sum][chunk]
   int32_t* key;            // [sum][chunk], the plan
   SumIncrement* inc;       // [sum][chunk]
   SumIncrement* suffix;    // [sum][chunk], the rest of the chunk's run
@@ -67,24 +66,19 @@ inline size_t AlignUp(size_t v) { return (v + 255) & ~size_t{255}; }
 
 inline size_t ChunkCount(uint64_t n) { return (n + kSumChunkTerms - 1) / kSumChunkTerms; }
 
-// The workspace's layout for `chunks` chunks of k sums. The look-back's
-// flags and tickets come first, so that one memset clears them.
 inline size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers* b, char* base) {
   size_t off = 0;
   auto take = [&](size_t bytes) {
     char* p = base ? base + off : nullptr;
-    off += AlignUp(bytes);
+    off += AlignUp(bytes * chunks * k);
     return p;
   };
   OrderedSumBuffers out;
-  out.look.flag = reinterpret_cast<uint32_t*>(take(LookBackState::FlagBytes(chunks, k)));
-  out.look.ticket = out.look.flag ? out.look.flag + chunks * k : nullptr;
-  out.look.advice = reinterpret_cast<double*>(take(sizeof(double) * chunks * k));
-  out.look.inclusive = reinterpret_cast<double*>(take(sizeof(double) * chunks * k));
-  out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t) * chunks * k));
-  out.inc = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement) * chunks * k));
-  out.suffix = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement) * chunks * k));
-  out.run_end = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t) * chunks * k));
+  out.advice = reinterpret_cast<double*>(take(sizeof(double)));
+  out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
+  out.inc = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
+  out.suffix = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
+  out.run_end = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
   if (b) *b = out;
   return off;
 }
@@ -96,7 +90,7 @@ struct ThenOp {
 // Sums in groups: a functor may declare `static constexpr int kGroups = G`
 // (G divides K) and give one group's K / G terms at a time,
 //   __device__ void operator()(uint64_t i, int group, double (&t)[K / G]) const
-// (terms group * K / G onwards). The chunks kernel then runs
+// (terms group * K / G onwards). The advice and increments kernels then run
 // one block per chunk and group, so that a thread holds K / G running
 // increments rather than K (the backend's 18 sums are 3 channels of 6 terms
 // with nothing shared between channels but the pixel position).
@@ -124,62 +118,110 @@ __device__ void ElementTerms(const Terms& terms, uint64_t n, uint64_t i, int g, 
   }
 }
 
-// One chunk of one group per block, chunks taken in the order the blocks
-// start (a ticket), so that the look-back only ever waits for blocks that
-// are running. Each thread evaluates its kChunkThreadTerms consecutive terms
-// once and holds them.
-//
+// Advice only, so any order will do: thread l takes elements l, l + 256, ...
+// of the chunk (coalesced reads), then one reduction per sum in the warp and
+// one across the warps (one barrier for all the group's sums).
+template <int K, class Terms>
+__global__ void __launch_bounds__(kAdviceThreads)
+    OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {
+  constexpr int G = TermGroups<Terms>::value, KG = K / G;
+  constexpr int kWarps = kAdviceThreads / 32;
+  __shared__ double warp_sum[kWarps][KG];
+  const uint64_t c = blockIdx.x;
+  const int g = blockIdx.y;
+  double acc[KG];
+  for (int k = 0; k < KG; ++k) acc[k] = 0.0;
+  for (int j = 0; j < kSumChunkTerms / kAdviceThreads; ++j) {
+    double t[KG];
+    ElementTerms<KG, G>(terms, n, c * kSumChunkTerms + j * kAdviceThreads + threadIdx.x, g, t);
+    for (int k = 0; k < KG; ++k) acc[k] += t[k];
+  }
+  for (int k = 0; k < KG; ++k) {
+    for (int step = 16; step > 0; step /= 2) acc[k] += __shfl_down_sync(0xFFFFFFFFu, acc[k], step);
+  }
+  if (threadIdx.x % 32 == 0) {
+    for (int k = 0; k < KG; ++k) warp_sum[threadIdx.x / 32][k] = acc[k];
+  }
+  __syncthreads();
+  if (threadIdx.x < KG) {
+    double sum = warp_sum[0][threadIdx.x];
+    for (int w = 1; w < kWarps; ++w) sum += warp_sum[w][threadIdx.x];
+    advice[(g * KG + threadIdx.x) * chunks + c] = sum;
+  }
+}
+
+// Templates only so that the header can define them in every user.
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    OrderedSumPlanKernel(const double* advice, uint64_t chunks, int32_t* key) {
+  constexpr int kTile = kThreads * kPlanItems;
+  using Load = cub::BlockLoad<double, kThreads, kPlanItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<double, kThreads>;
+  using Store = cub::BlockStore<int32_t, kThreads, kPlanItems, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+  __shared__ union {
+    typename Load::TempStorage load;
+    typename Scan::TempStorage scan;
+    typename Store::TempStorage store;
+  } temp;
+  const double* a = advice + blockIdx.x * chunks;
+  int32_t* p = key + blockIdx.x * chunks;
+  double carry = 0.0;
+  for (uint64_t base = 0; base < chunks; base += kTile) {
+    const int valid = static_cast<int>(chunks - base < kTile ? chunks - base : kTile);
+    double v[kPlanItems], before[kPlanItems], total;
+    Load(temp.load).Load(a + base, v, valid, 0.0);
+    __syncthreads();
+    Scan(temp.scan).ExclusiveSum(v, before, total);
+    __syncthreads();
+    int32_t plan[kPlanItems];
+    for (int j = 0; j < kPlanItems; ++j) {
+      const double b = carry + before[j];
+      plan[j] = PlanChunk(b, b + v[j]);
+    }
+    Store(temp.store).Store(p + base, plan, valid);
+    carry += total;
+    __syncthreads();
+  }
+}
+
 // A chunk's increment is the ordered composition of its terms; any bracketing
 // gives the same pair (Then is associative), so this kernel need not follow
-// the walk's lanes of kSumLaneTerms: each thread composes its terms, then an
-// ordered tree of adjacent threads (warp shuffles, then the warps) composes
-// the chunk. A thread's run is RunIncrement's: the fast rule over all its
+// the walk's lanes of kSumLaneTerms: each thread composes kIncrementTerms
+// consecutive terms one element at a time, then an ordered tree of adjacent
+// threads (warp shuffles, then the warps) composes the chunk. Fewer, longer
+// threads halve the shuffle steps per term against lanes of 4.
+//
+// A thread's run is RunIncrement's, streamed: the fast rule over all its
 // terms, and for a sum it could not take whole (a tie, a plan without a
-// binade), unless a term was unfit, the exact rule over the held terms.
+// binade), unless a term was unfit, a second pass by the exact rule,
+// evaluating the terms again rather than holding them.
 template <int K, class Terms>
-__global__ void __launch_bounds__(kChunkThreads, 4)
-    OrderedSumChunkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b) {
+__global__ void __launch_bounds__(kIncrementThreads)
+    OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
+                              SumIncrement* inc) {
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
-  static_assert(KG <= 32, "one bit and one lane per sum");
-  constexpr int kWarps = kChunkThreads / 32;
-  __shared__ uint32_t ticket;
-  __shared__ double warp_sum[kWarps][KG];
+  static_assert(KG <= 32, "one bit per sum");
+  constexpr int kWarps = kIncrementThreads / 32;
   __shared__ int32_t plan[KG];
   __shared__ double scale[KG];
   __shared__ SumIncrement warp_inc[kWarps][KG];
+  const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
   const int lane = threadIdx.x;
-  if (lane == 0) ticket = atomicAdd(b.look.ticket + g, 1u);
-  __syncthreads();
-  const uint64_t c = ticket;
-  const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kChunkThreadTerms;
-  // Held in registers: every loop over them is unrolled.
-  double t[kChunkThreadTerms][KG];
-#pragma unroll
-  for (int j = 0; j < kChunkThreadTerms; ++j) ElementTerms<KG, G>(terms, n, first + j, g, t[j]);
-
-  // Advice: the chunk's sums, in any order (a thread's terms, the warp's
-  // threads, then the warps in LookBackPlan).
-#pragma unroll
-  for (int k = 0; k < KG; ++k) {
-    double acc = 0.0;
-#pragma unroll
-    for (int j = 0; j < kChunkThreadTerms; ++j) acc += t[j][k];
-    for (int step = 16; step > 0; step /= 2) acc += __shfl_down_sync(0xFFFFFFFFu, acc, step);
-    if (lane % 32 == 0) warp_sum[lane / 32][k] = acc;
+  if (lane < KG) {
+    plan[lane] = key[(g * KG + lane) * chunks + c];
+    scale[lane] = FastRuleScale(plan[lane]);
   }
   __syncthreads();
-  if (lane < 32) LookBackPlan<KG, kWarps>(b.look, g, c, chunks, warp_sum, plan, scale, b.key);
-  __syncthreads();
-
+  const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kIncrementTerms;
   double units[KG];
   uint32_t exact = 0, unfit = 0;  // bit k: sum k needs the exact rule, is unfit
   for (int k = 0; k < KG; ++k) units[k] = 0.0;
-#pragma unroll
-  for (int j = 0; j < kChunkThreadTerms; ++j) {
-#pragma unroll
+  for (int j = 0; j < kIncrementTerms; ++j) {
+    double t[KG];
+    ElementTerms<KG, G>(terms, n, first + j, g, t);
     for (int k = 0; k < KG; ++k) {
-      const FastRule r = FastRuleAdd(t[j][k], scale[k], &units[k]);
+      const FastRule r = FastRuleAdd(t[k], scale[k], &units[k]);
       if (r == FastRule::kExactRule) exact |= 1u << k;
       if (r == FastRule::kUnfit) unfit |= 1u << k;
     }
@@ -192,11 +234,11 @@ __global__ void __launch_bounds__(kChunkThreads, 4)
                               : FastRuleIncrement(units[k]);
   }
   if (exact) {
-#pragma unroll
-    for (int j = 0; j < kChunkThreadTerms; ++j) {
-#pragma unroll
+    for (int j = 0; j < kIncrementTerms; ++j) {
+      double t[KG];
+      ElementTerms<KG, G>(terms, n, first + j, g, t);
       for (int k = 0; k < KG; ++k) {
-        if ((exact >> k) & 1) v[k] = Then(v[k], TermIncrement(t[j][k], plan[k]));
+        if ((exact >> k) & 1) v[k] = Then(v[k], TermIncrement(t[k], plan[k]));
       }
     }
   }
@@ -227,7 +269,7 @@ __global__ void __launch_bounds__(kChunkThreads, 4)
   if (lane < KG) {
     SumIncrement r = warp_inc[0][lane];
     for (int w = 1; w < kWarps; ++w) r = Then(r, warp_inc[w][lane]);
-    b.inc[(g * KG + lane) * chunks + c] = r;
+    inc[(g * KG + lane) * chunks + c] = r;
   }
 }
 
@@ -388,7 +430,7 @@ template <int K, class Terms>
 cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
                               double* d_out, cudaStream_t stream) {
   constexpr int G = detail::TermGroups<Terms>::value;
-  static_assert(K >= 1 && K % G == 0 && K / G <= 32, "K sums per launch");
+  static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
   if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
   const uint64_t chunks = detail::ChunkCount(n);
   if (ws.bytes < OrderedSumWorkspaceBytes(n, K) || chunks > 0x7FFFFFFFu) {
@@ -398,10 +440,11 @@ cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWo
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
   const unsigned grid = static_cast<unsigned>(chunks);
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
-  cudaError_t e = cudaMemsetAsync(b.look.flag, 0, detail::LookBackState::FlagBytes(chunks, K), stream);
-  if (e != cudaSuccess) return e;
-  detail::OrderedSumChunkKernel<K>
-      <<<dim3(grid, G), detail::kChunkThreads, 0, stream>>>(terms, n, chunks, b);
+  detail::OrderedSumAdviceKernel<K>
+      <<<dim3(grid, G), detail::kAdviceThreads, 0, stream>>>(terms, n, chunks, b.advice);
+  detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+  detail::OrderedSumIncrementKernel<K>
+      <<<dim3(grid, G), detail::kIncrementThreads, 0, stream>>>(terms, n, chunks, b.key, b.inc);
   detail::OrderedSumRunsKernel<detail::kRunThreads><<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(
       b.key, b.inc, chunks, b.suffix, b.run_end);
   detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);

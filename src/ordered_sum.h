@@ -38,7 +38,7 @@ namespace s2c {
 constexpr int kSumLaneTerms = 4;     // consecutive terms per lane
 constexpr int kSumChunkLanes = 256;  // lanes per chunk
 constexpr int kSumChunkTerms = kSumLaneTerms * kSumChunkLanes;
-// The chunks kernel's threads each compose this many consecutive terms
+// The increments kernel's threads each compose this many consecutive terms
 // (any bracketing gives the same increment; see kernels/ordered_sum.cuh).
 constexpr int kSumThreadTerms = 8;
 // Runs of chunks that share a planned binade are composed within tiles of

@@ -88,7 +88,7 @@ int main() {
   int failures = 0;
 
   std::printf("%-16s %10s %10s %7s   %s\n", "terms", "exact ms", "tree ms", "ratio",
-              "chunks/runs/walk ms");
+              "advice/plan/increments/runs/walk ms");
   for (int k = 0; k < 6; ++k) {
     const double* x = d_terms[k];
     const float exact = TimeMs(stream, [&] {
@@ -97,17 +97,21 @@ int main() {
     const float tree = TimeMs(stream, [&] {
       CHECK_CUDA(cub::DeviceReduce::Sum(tree_temp, tree_bytes, x, d_out + 1, kPlane, stream));
     });
-    // The stages one at a time (same calls as LaunchOrderedSums<1>; the
-    // chunks pass with the memset of its look-back flags).
+    // The stages one at a time (same calls as LaunchOrderedSums<1>).
     const uint64_t chunks = s2c::cuda::detail::ChunkCount(kPlane);
     s2c::cuda::detail::OrderedSumBuffers b;
     s2c::cuda::detail::BuffersBytes(chunks, 1, &b, static_cast<char*>(ws.data));
     const unsigned grid = static_cast<unsigned>(chunks);
     const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
     const s2c::cuda::ArrayTerms terms{x};
-    const float t_chunks = TimeMs(stream, [&] {
-      CHECK_CUDA(cudaMemsetAsync(b.look.flag, 0, s2c::cuda::detail::LookBackState::FlagBytes(chunks, 1), stream));
-      s2c::cuda::detail::OrderedSumChunkKernel<1><<<grid, s2c::cuda::detail::kChunkThreads, 0, stream>>>(terms, kPlane, chunks, b);
+    const float t_advice = TimeMs(stream, [&] {
+      s2c::cuda::detail::OrderedSumAdviceKernel<1><<<grid, s2c::cuda::detail::kAdviceThreads, 0, stream>>>(terms, kPlane, chunks, b.advice);
+    });
+    const float t_plan = TimeMs(stream, [&] {
+      s2c::cuda::detail::OrderedSumPlanKernel<s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+    });
+    const float t_inc = TimeMs(stream, [&] {
+      s2c::cuda::detail::OrderedSumIncrementKernel<1><<<grid, s2c::cuda::detail::kIncrementThreads, 0, stream>>>(terms, kPlane, chunks, b.key, b.inc);
     });
     const float t_runs = TimeMs(stream, [&] {
       s2c::cuda::detail::OrderedSumRunsKernel<s2c::cuda::detail::kRunThreads><<<dim3(tiles, 1), s2c::cuda::detail::kRunThreads, 0, stream>>>(
@@ -128,10 +132,10 @@ int main() {
     const double want = test::LoopSum(host[k].data(), kPlane);
     const bool same = test::ToBits(got) == test::ToBits(want);
     failures += !same;
-    std::printf("%-16s %10.4f %10.4f %7.2f   %.4f/%.4f/%.4f  (%d of %" PRIu64
+    std::printf("%-16s %10.4f %10.4f %7.2f   %.4f/%.4f/%.4f/%.4f/%.4f  (%d of %" PRIu64
                 " chunks planned term by term; %s)\n",
-                test::TermKindName(kinds[k]), exact, tree, exact / tree, t_chunks, t_runs, t_walk,
-                tbt, chunks, same ? "== loop" : "DIFFERS FROM LOOP");
+                test::TermKindName(kinds[k]), exact, tree, exact / tree, t_advice, t_plan, t_inc,
+                t_runs, t_walk, tbt, chunks, same ? "== loop" : "DIFFERS FROM LOOP");
   }
 
   // How the walk grows with the length (ssim-like terms): its cost is the

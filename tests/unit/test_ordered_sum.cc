@@ -182,7 +182,7 @@ void TestFastRule() {
 }
 
 // Runs with one increment from either parity compose by a plain sum,
-// saturated at the end (the chunks kernel's warps, 32 runs, and the
+// saturated at the end (the increments kernel's warps, 32 runs, and the
 // walk's rounds, up to 256 lanes, do this).
 void TestPlainTotal() {
   std::mt19937_64 rng(20261131);
@@ -235,7 +235,7 @@ void ChunkTerms(const std::vector<double>& x, uint64_t c, double* out) {
   }
 }
 
-// The chunks kernel's shape: threads of kSumThreadTerms consecutive
+// The increments kernel's shape: threads of kSumThreadTerms consecutive
 // terms (RunIncrement), warps of 32 threads composed by the shuffle-down tree (lane
 // i takes lane i + step) or, where no thread met a tie, by a plain total,
 // then the 4 warps in order.
