@@ -26,43 +26,21 @@
 
 #include "cuda_backend.h"
 #include "generated_frames.h"
+#include "placed_frame.h"
 
 namespace {
 
 using s2c::MemoryKind;
 using s2c::PixelFormat;
 using s2c::test::Frame;
+using s2c::test::Placement;
+using s2c::test::PlacedFrame;
 
 double Median(std::vector<double> v) {
   if (v.empty()) return 0.0;
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
-
-// A frame copied into pinned host or device memory.
-struct PlacedFrame {
-  std::vector<void*> buffers;
-  bool device = false;
-  s2c::FrameView view;
-  PlacedFrame(const Frame& f, bool on_device) : device(on_device) {
-    view = f.View();
-    for (int p = 0; p < s2c::NumPlanes(f.desc.format); ++p) {
-      void* b = nullptr;
-      if (device) {
-        cudaMalloc(&b, f.planes[p].size());
-        cudaMemcpy(b, f.planes[p].data(), f.planes[p].size(), cudaMemcpyHostToDevice);
-      } else {
-        cudaHostAlloc(&b, f.planes[p].size(), cudaHostAllocDefault);
-        std::memcpy(b, f.planes[p].data(), f.planes[p].size());
-      }
-      buffers.push_back(b);
-      view.data[p] = static_cast<const uint8_t*>(b);
-    }
-  }
-  ~PlacedFrame() {
-    for (void* b : buffers) device ? cudaFree(b) : cudaFreeHost(b);
-  }
-};
 
 struct Timing {
   double per_pair_ms = 0.0;  // median
@@ -204,7 +182,8 @@ int main(int argc, char** argv) {
         const int m = mode == s2c::CudaSumMode::kExact ? 0 : 1;
         const char* sums = m == 0 ? "exact" : "tree";
         for (int on_device = 1; on_device >= 0; --on_device) {
-          const PlacedFrame pr(ref, on_device), pd(dist, on_device);
+          const Placement where = on_device ? Placement::kDevice : Placement::kPinned;
+          const PlacedFrame pr(ref, where), pd(dist, where);
           const MemoryKind mem = on_device ? MemoryKind::kDevice : MemoryKind::kHost;
           const char* input = on_device ? "device" : "pinned";
           {

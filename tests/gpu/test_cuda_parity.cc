@@ -24,6 +24,7 @@
 #include "cuda_backend.h"
 #include "frontend.h"
 #include "generated_frames.h"
+#include "placed_frame.h"
 #include "image_io.h"
 
 namespace {
@@ -32,6 +33,8 @@ using s2c::FrameView;
 using s2c::PixelFormat;
 using s2c::test::Frame;
 using s2c::test::MakeFrame;
+using s2c::test::Placement;
+using s2c::test::PlacedFrame;
 
 using PlaneKey = std::tuple<int, int, int, int>;  // stage, scale, image, channel
 
@@ -209,47 +212,36 @@ void CheckIdentical(Env& env) {
   }
 }
 
-// Copies a host frame into device memory (test setup, synchronous).
-struct DeviceFrame {
-  std::vector<void*> buffers;
-  FrameView view;
-  explicit DeviceFrame(const Frame& f) {
-    view = f.View();
-    for (int p = 0; p < s2c::NumPlanes(f.desc.format); ++p) {
-      void* d = nullptr;
-      cudaMalloc(&d, f.planes[p].size());
-      cudaMemcpy(d, f.planes[p].data(), f.planes[p].size(), cudaMemcpyHostToDevice);
-      buffers.push_back(d);
-      view.data[p] = static_cast<const uint8_t*>(d);
-    }
-  }
-  ~DeviceFrame() {
-    for (void* d : buffers) cudaFree(d);
-  }
-};
-
-// Three pairs in flight at once, host and device memory input, collected in
-// order with their tags; each equal to the CPU's result.
+// Three pairs in flight at once, from pageable host memory, pinned host
+// memory and device memory, collected in order with their tags; each equal
+// to the CPU's result.
 void CheckInFlight(Env& env) {
   const int w = 130, h = 70;
   S2C_CHECK(env.gpu->Configure(w, h).ok(), "configure");
   const PixelFormat formats[] = {PixelFormat::kI420, PixelFormat::kP010_10LE,
                                  PixelFormat::kARGB64};
   std::vector<Frame> refs, dists;
-  std::vector<std::unique_ptr<DeviceFrame>> dev;
+  std::vector<std::unique_ptr<PlacedFrame>> placed[2];  // [Placement]
   for (int i = 0; i < 3; ++i) {
     refs.push_back(MakeFrame(formats[i], w, h, 10 + i, 0));
     dists.push_back(MakeFrame(formats[i], w, h, 20 + i, 4 + i));
   }
-  for (int i = 0; i < 3; ++i) {
-    dev.emplace_back(new DeviceFrame(refs[i]));
-    dev.emplace_back(new DeviceFrame(dists[i]));
-  }
-  for (int round = 0; round < 2; ++round) {
-    const bool device = round == 1;
+  for (Placement where : {Placement::kDevice, Placement::kPinned}) {
     for (int i = 0; i < 3; ++i) {
-      const FrameView a = device ? dev[2 * i]->view : refs[i].View();
-      const FrameView b = device ? dev[2 * i + 1]->view : dists[i].View();
+      placed[static_cast<int>(where)].emplace_back(new PlacedFrame(refs[i], where));
+      placed[static_cast<int>(where)].emplace_back(new PlacedFrame(dists[i], where));
+    }
+  }
+  const char* names[] = {"host", "pinned host", "device"};
+  for (int round = 0; round < 3; ++round) {
+    const bool device = round == 2;
+    for (int i = 0; i < 3; ++i) {
+      FrameView a = refs[i].View(), b = dists[i].View();
+      if (round > 0) {
+        const auto& frames = placed[static_cast<int>(device ? Placement::kDevice : Placement::kPinned)];
+        a = frames[2 * i]->view;
+        b = frames[2 * i + 1]->view;
+      }
       const s2c::Status st = env.gpu->Submit(
           a, b, device ? s2c::MemoryKind::kDevice : s2c::MemoryKind::kHost, 100 + i);
       S2C_CHECK(st.ok(), "submit %d: %s", i, st.message().c_str());
@@ -264,8 +256,8 @@ void CheckInFlight(Env& env) {
                 "collect %d: tag %llu: %s", i, static_cast<unsigned long long>(tag),
                 st.message().c_str());
       env.cpu.Compare(refs[i].View(), dists[i].View(), &cpu);
-      CheckSameResult(cpu, gpu, std::string(device ? "device" : "host") +
-                                    " in flight " + s2c::PixelFormatName(formats[i]));
+      CheckSameResult(cpu, gpu, std::string(names[round]) + " in flight " +
+                                    s2c::PixelFormatName(formats[i]));
     }
   }
 }
