@@ -2,9 +2,10 @@
 // The one kernel header host code sees (only the CUDA backend's host files
 // include it): plain launch functions that take plane views, workspace
 // pointers and a stream, enqueue their kernels and return the launch status.
-// Nothing here synchronises. The kernels are thin __global__ wrappers over the S2C_HD
-// steps of src/ (pixel_steps.h, blur_steps.h, frontend_steps.h), so every
-// f32 plane and f64 term is the CPU reference's (exactness contract, layer 3).
+// Nothing here synchronises. The kernels are thin __global__ wrappers over
+// the S2C_HD steps of src/ (pixel_steps.h, blur_steps.h, frontend_steps.h),
+// so every f32 plane and f64 term is the CPU reference's (exactness
+// contract, layer 3).
 #ifndef S2C_KERNELS_LAUNCH_H_
 #define S2C_KERNELS_LAUNCH_H_
 
