@@ -179,28 +179,17 @@ __device__ __forceinline__ void BlockTile(const RecursiveGaussian& rg,
 }
 
 // Any other tile (the line's first, its scalar tail), position by position
-// as BlurLineHorizontal takes them; tile 0 starts at n = -N + 1.
+// as BlurLineHorizontal takes them; tile 0 starts at n = -N + 1. A block of
+// 4 never crosses a tile: blocks start at multiples of 4.
 __device__ __forceinline__ void EdgeTile(const RecursiveGaussian& rg,
                                          const KindSampler& sample,
                                          const HorizontalSchedule& sched, int len,
                                          int x0, HorizontalState& st, float* out) {
   const auto in = [&](int i) { return sample(i & (kRingCols - 1)); };
+  const auto put = [&](int i, float v) { out[i - x0] = v; };
   const int end = min(x0 + kTile, len);
-  int n = x0 == 0 ? -kRadius + 1 : x0;
-  while (n < end) {
-    if (sched.IsBlock(n)) {  // n .. n + 3 lie in this tile
-      float s[4], v[4];
-      for (int j = 0; j < 4; ++j) s[j] = in(n + j - kRadius - 1) + in(n + j + kRadius - 1);
-      HorizontalBlockStep(rg, s, st, v);
-      for (int j = 0; j < 4; ++j) out[n + j - x0] = v[j];
-      n += 4;
-    } else {
-      const int l = n - kRadius - 1, r = n + kRadius - 1;
-      const float sum = (l >= 0 ? in(l) : 0.0f) + (r < len ? in(r) : 0.0f);
-      const float v = HorizontalScalarStep(rg, sum, st);
-      if (n >= 0) out[n - x0] = v;
-      ++n;
-    }
+  for (int n = x0 == 0 ? -kRadius + 1 : x0; n < end;) {
+    n = HorizontalStepAt(rg, sched, in, put, len, n, st);
   }
 }
 

@@ -60,9 +60,9 @@ S2C_HD void HorizontalBlockStep(const RecursiveGaussian& rg, const float s[4],
 }
 
 // Which step libjxl takes at each position of a line of `len` samples:
-// scalar steps from n = -N + 1 up to the first aligned block (kFirstBlock)
-// and from block_end on, blocks of 4 starting at kFirstBlock, kFirstBlock + 4,
-// ... below block_end.
+// scalar steps from n = -N + 1 up to the first aligned block (first_block)
+// and from block_end on, blocks of 4 starting at first_block,
+// first_block + 4, ... below block_end.
 struct HorizontalSchedule {
   int first_block;  // ((N + 1 + 3) / 4) * 4
   int block_end;    // first position past the last block (>= first_block)
@@ -75,32 +75,40 @@ struct HorizontalSchedule {
   S2C_HD bool IsBlock(int n) const { return n >= first_block && n < block_end; }
 };
 
-// Horizontal pass over one line of `len` samples, reproducing libjxl's
-// FastGaussian1D on 4-lane vectors (its AVX2 build): scalar steps up to the
-// first aligned block and in the tail, blocks of 4 outputs in between.
-// Samples outside the line are zero; the state starts at n = -N + 1.
-// `in(i)` reads sample i (0 <= i < len), `out(i, v)` writes output i.
+// The step libjxl takes at position n of a line of `len` samples: a block
+// of 4 outputs where the schedule has one, else a scalar step. Reads
+// samples through in(i) (0 <= i < len; zero outside the line), writes the
+// outputs at positions >= 0 through out(i, v), and returns the next
+// position.
 template <class In, class Out>
-S2C_HD void BlurLineHorizontal(const RecursiveGaussian& rg, const In& in,
-                               const Out& out, int len) {
+S2C_HD int HorizontalStepAt(const RecursiveGaussian& rg, const HorizontalSchedule& sched,
+                            const In& in, const Out& out, int len, int n,
+                            HorizontalState& st) {
   const int N = rg.radius;
-  const HorizontalSchedule sched(N, len);
-  HorizontalState st;
-  int n = -N + 1;
-  auto scalar_step = [&](int i) {
-    const int l = i - N - 1, r = i + N - 1;
-    const float sum = (l >= 0 ? in(l) : 0.0f) + (r < len ? in(r) : 0.0f);
-    const float v = HorizontalScalarStep(rg, sum, st);
-    if (i >= 0) out(i, v);
-  };
-  for (; n < sched.first_block && n < len; ++n) scalar_step(n);
-  for (; sched.IsBlock(n); n += 4) {
+  if (sched.IsBlock(n)) {
     float s[4], v[4];
     for (int j = 0; j < 4; ++j) s[j] = in(n + j - N - 1) + in(n + j + N - 1);
     HorizontalBlockStep(rg, s, st, v);
     for (int j = 0; j < 4; ++j) out(n + j, v[j]);
+    return n + 4;
   }
-  for (; n < len; ++n) scalar_step(n);
+  const int l = n - N - 1, r = n + N - 1;
+  const float sum = (l >= 0 ? in(l) : 0.0f) + (r < len ? in(r) : 0.0f);
+  const float v = HorizontalScalarStep(rg, sum, st);
+  if (n >= 0) out(n, v);
+  return n + 1;
+}
+
+// Horizontal pass over one line of `len` samples, reproducing libjxl's
+// FastGaussian1D on 4-lane vectors (its AVX2 build): scalar steps up to the
+// first aligned block and in the tail, blocks of 4 outputs in between.
+// Samples outside the line are zero; the state starts at n = -N + 1.
+template <class In, class Out>
+S2C_HD void BlurLineHorizontal(const RecursiveGaussian& rg, const In& in,
+                               const Out& out, int len) {
+  const HorizontalSchedule sched(rg.radius, len);
+  HorizontalState st;
+  for (int n = -rg.radius + 1; n < len;) n = HorizontalStepAt(rg, sched, in, out, len, n, st);
 }
 
 // State of the vertical pass for L adjacent columns: the last two outputs
