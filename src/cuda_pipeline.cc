@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // One frame pair's pipeline on the GPU (cuda_pipeline.h): buffers per pair in
-// flight, and the stages enqueued in CpuReference::Compare's order.
+// flight, and the stages of CpuReference::Compare enqueued call by call in
+// its order, or recorded as a graph with the scales side by side.
 #include "cuda_pipeline.h"
 
 #include <vector>
