@@ -171,7 +171,7 @@ class CudaBackendImpl : public CudaBackend {
  private:
   // Validates the pair and gives the device views the kernels read: the
   // caller's planes for device memory, else the slot's raw buffers, filled
-  // from pinned staging by copies enqueued on the slot's stream.
+  // by copies enqueued on the slot's stream (Upload).
   Status Prepare(const FrameView& ref, const FrameView& dist,
                  MemoryKind memory, PairSlot& slot, PairFrames* frames) {
     if (width_ == 0) return InvalidArgument("Submit before Configure");

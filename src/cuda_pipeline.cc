@@ -15,6 +15,11 @@ namespace {
 using cuda::BlurPlanes;
 using cuda::PairPlanes;
 
+// Width and height of scale s's linear planes block (linear_odd: s = 1,
+// linear_even: s = 2): one float where the pyramid has no such scale.
+int LinearWidth(const Pyramid& pyr, int s) { return s < pyr.num_scales ? pyr.w[s] : 1; }
+int LinearHeight(const Pyramid& pyr, int s) { return s < pyr.num_scales ? pyr.h[s] : 1; }
+
 // Byte sizes of a slot's buffers for one frame size.
 struct SlotLayout {
   size_t xyb[kNumScales] = {}, blur[kNumScales] = {}, odd, even, planes;
@@ -31,10 +36,8 @@ struct SlotLayout {
       workspace[s] = CudaAlignUp(cuda::MapSumsWorkspaceBytes(pyr.w[s], pyr.h[s]));
       sums += partials + workspace[s];
     }
-    // Linear planes of scales 1 and 2 (one plane of one float where the
-    // pyramid has no such scale).
-    odd = pyr.num_scales > 1 ? PlaneBlock::Bytes(pyr.w[1], pyr.h[1], 6) : PlaneBlock::Bytes(1, 1, 6);
-    even = pyr.num_scales > 2 ? PlaneBlock::Bytes(pyr.w[2], pyr.h[2], 6) : PlaneBlock::Bytes(1, 1, 6);
+    odd = PlaneBlock::Bytes(LinearWidth(pyr, 1), LinearHeight(pyr, 1), 6);
+    even = PlaneBlock::Bytes(LinearWidth(pyr, 2), LinearHeight(pyr, 2), 6);
     planes += odd + even;
   }
 };
@@ -238,9 +241,9 @@ Status AllocateSlot(PairSlot& slot, int width, int height) {
     slot.blur[s].Carve(at, pyr.w[s], pyr.h[s]);
     at += l.blur[s];
   }
-  slot.linear_odd.Carve(at, pyr.num_scales > 1 ? pyr.w[1] : 1, pyr.num_scales > 1 ? pyr.h[1] : 1);
+  slot.linear_odd.Carve(at, LinearWidth(pyr, 1), LinearHeight(pyr, 1));
   at += l.odd;
-  slot.linear_even.Carve(at, pyr.num_scales > 2 ? pyr.w[2] : 1, pyr.num_scales > 2 ? pyr.h[2] : 1);
+  slot.linear_even.Carve(at, LinearWidth(pyr, 2), LinearHeight(pyr, 2));
   S2C_RETURN_IF_ERROR(slot.sums.Resize(l.sums));
   at = slot.sums.get();
   slot.d_sums = reinterpret_cast<double*>(at);
