@@ -38,13 +38,21 @@ struct MapTermsAt {
     *x = static_cast<int>(r);
     *y = static_cast<int>(q);
   }
-  __device__ void Channel(int c, int x, int y, double t[kTerms]) const {
-    const PixelTerms p = MapTerms(
-        xyb.img[0].c[c].Row(y)[x], b.p[c][kMu1].Row(y)[x],
-        xyb.img[1].c[c].Row(y)[x], b.p[c][kMu2].Row(y)[x],
-        b.p[c][kSigma11].Row(y)[x], b.p[c][kSigma22].Row(y)[x],
-        b.p[c][kSigma12].Row(y)[x]);
-    for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
+  // Channel c's seven planes at row y, for the pixels of a run along it.
+  struct Rows {
+    const float *img1, *mu1, *img2, *mu2, *s11, *s22, *s12;
+    __device__ void Terms(int x, double (&t)[kTerms]) const {
+      const PixelTerms p = MapTerms(img1[x], mu1[x], img2[x], mu2[x], s11[x], s22[x], s12[x]);
+      for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
+    }
+  };
+  __device__ Rows RowsOf(int c, int y) const {
+    return {xyb.img[0].c[c].Row(y), b.p[c][kMu1].Row(y), xyb.img[1].c[c].Row(y),
+            b.p[c][kMu2].Row(y), b.p[c][kSigma11].Row(y), b.p[c][kSigma22].Row(y),
+            b.p[c][kSigma12].Row(y)};
+  }
+  __device__ void Channel(int c, int x, int y, double (&t)[kTerms]) const {
+    RowsOf(c, y).Terms(x, t);
   }
 };
 
@@ -57,10 +65,29 @@ constexpr int kSumTerms = 3 * kTerms;
 struct ChannelTerms {
   static constexpr int kGroups = 3;
   MapTermsAt m;
+  static constexpr bool kRuns = true;
   __device__ void operator()(uint64_t i, int c, double (&t)[kTerms]) const {
     int x, y;
     m.Position(i, &x, &y);
     m.Channel(c, x, y, t);
+  }
+  // Consecutive pixels: the position and the row pointers once per run,
+  // again only where the run passes a row's end.
+  template <int L, class Visit>
+  __device__ void Run(uint64_t first, int c, Visit&& visit) const {
+    int x, y;
+    m.Position(first, &x, &y);
+    MapTermsAt::Rows rows = m.RowsOf(c, y);
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+      if (x == m.w) {
+        x = 0;
+        rows = m.RowsOf(c, ++y);
+      }
+      double t[kTerms];
+      rows.Terms(x++, t);
+      visit(j, t);
+    }
   }
 };
 

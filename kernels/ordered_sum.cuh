@@ -118,24 +118,56 @@ __device__ void ElementTerms(const Terms& terms, uint64_t n, uint64_t i, int g, 
   }
 }
 
-// Advice only, so any order will do: thread l takes elements l, l + 256, ...
-// of the chunk (coalesced reads), then one reduction per sum in the warp and
-// one across the warps (one barrier for all the group's sums).
+// Runs of consecutive elements: a functor may also declare
+// `static constexpr bool kRuns = true` and define
+//   template <int L, class Visit>
+//   __device__ void Run(uint64_t first, int group, Visit&& visit) const
+// calling visit(j, t) with the terms of elements first .. first + L - 1 in
+// order, so that consecutive elements share work (the backend's finds the
+// pixel position and the planes' row pointers once per run, not once per
+// element). RunTerms uses it for runs wholly below n, else ElementTerms.
+template <class Terms, class = void>
+struct HasRuns : std::false_type {};
+template <class Terms>
+struct HasRuns<Terms, std::void_t<decltype(Terms::kRuns)>> : std::bool_constant<Terms::kRuns> {};
+
+template <int L, int KG, int G, class Terms, class Visit>
+__device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_t first, int g,
+                                         Visit&& visit) {
+  if constexpr (HasRuns<Terms>::value) {
+    if (first + L <= n) {
+      terms.template Run<L>(first, g, visit);
+      return;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < L; ++j) {
+    double t[KG];
+    ElementTerms<KG, G>(terms, n, first + j, g, t);
+    visit(j, t);
+  }
+}
+
+// Advice only, so any order will do: thread l takes the run of
+// kAdviceTerms consecutive elements from l * kAdviceTerms (a warp's loads
+// cover 128 consecutive elements, so each line is fetched once), then one
+// reduction per sum in the warp and one across the warps (one barrier for
+// all the group's sums).
 template <int K, class Terms>
 __global__ void __launch_bounds__(kAdviceThreads)
     OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
   constexpr int kWarps = kAdviceThreads / 32;
+  constexpr int kAdviceTerms = kSumChunkTerms / kAdviceThreads;
   __shared__ double warp_sum[kWarps][KG];
   const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
   double acc[KG];
   for (int k = 0; k < KG; ++k) acc[k] = 0.0;
-  for (int j = 0; j < kSumChunkTerms / kAdviceThreads; ++j) {
-    double t[KG];
-    ElementTerms<KG, G>(terms, n, c * kSumChunkTerms + j * kAdviceThreads + threadIdx.x, g, t);
-    for (int k = 0; k < KG; ++k) acc[k] += t[k];
-  }
+  RunTerms<kAdviceTerms, KG, G>(terms, n, c * kSumChunkTerms + threadIdx.x * kAdviceTerms, g,
+                                [&](int, const double (&t)[KG]) {
+                                  for (int k = 0; k < KG; ++k) acc[k] += t[k];
+                                });
   for (int k = 0; k < KG; ++k) {
     for (int step = 16; step > 0; step /= 2) acc[k] += __shfl_down_sync(0xFFFFFFFFu, acc[k], step);
   }
@@ -192,9 +224,11 @@ __global__ void __launch_bounds__(kThreads)
 // threads halve the shuffle steps per term against lanes of 4.
 //
 // A thread's run is RunIncrement's, streamed: the fast rule over all its
-// terms, and for a sum it could not take whole (a tie, a plan without a
-// binade), unless a term was unfit, a second pass by the exact rule,
-// evaluating the terms again rather than holding them.
+// terms, and for a sum it could not take whole (a tie or a negative term in
+// any of the thread's sums, an unfit term, a plan without a binade) a second
+// pass by the exact rule, evaluating the terms
+// again rather than holding them. A term-by-term plan's increment is never
+// used (the walk adds such a chunk in rounds), so it is not formed.
 template <int K, class Terms>
 __global__ void __launch_bounds__(kIncrementThreads)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
@@ -213,34 +247,36 @@ __global__ void __launch_bounds__(kIncrementThreads)
     scale[lane] = FastRuleScale(plan[lane]);
   }
   __syncthreads();
+  uint32_t wanted = 0;  // bit k: sum k's increment is formed
+  for (int k = 0; k < KG; ++k) wanted |= plan[k] != kPlanTermByTerm ? 1u << k : 0u;
   const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kIncrementTerms;
-  double units[KG];
-  uint32_t exact = 0, unfit = 0;  // bit k: sum k needs the exact rule, is unfit
-  for (int k = 0; k < KG; ++k) units[k] = 0.0;
-  for (int j = 0; j < kIncrementTerms; ++j) {
-    double t[KG];
-    ElementTerms<KG, G>(terms, n, first + j, g, t);
+  SumIncrement v[KG];
+  for (int k = 0; k < KG; ++k) v[k] = kSumUnfitPair;
+  uint32_t exact = 0;  // bit k: sum k needs the exact rule
+  if (wanted) {
+    // One set of checks for all the thread's sums (FastChecks).
+    double units[KG];
+    for (int k = 0; k < KG; ++k) units[k] = 0.0;
+    FastChecks checks;
+    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
+      for (int k = 0; k < KG; ++k) units[k] = FastRuleAdd(units[k], t[k], scale[k], checks);
+    });
     for (int k = 0; k < KG; ++k) {
-      const FastRule r = FastRuleAdd(t[k], scale[k], &units[k]);
-      if (r == FastRule::kExactRule) exact |= 1u << k;
-      if (r == FastRule::kUnfit) unfit |= 1u << k;
+      if (!((wanted >> k) & 1)) continue;
+      if (FastRuleTaken(units[k], checks)) {
+        v[k] = FastRuleIncrement(units[k]);
+      } else {
+        v[k] = kSumNothing;
+        exact |= 1u << k;
+      }
     }
   }
-  exact &= ~unfit;
-  SumIncrement v[KG];
-  for (int k = 0; k < KG; ++k) {
-    v[k] = (unfit >> k) & 1   ? kSumUnfitPair
-           : (exact >> k) & 1 ? kSumNothing
-                              : FastRuleIncrement(units[k]);
-  }
   if (exact) {
-    for (int j = 0; j < kIncrementTerms; ++j) {
-      double t[KG];
-      ElementTerms<KG, G>(terms, n, first + j, g, t);
+    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
       for (int k = 0; k < KG; ++k) {
         if ((exact >> k) & 1) v[k] = Then(v[k], TermIncrement(t[k], plan[k]));
       }
-    }
+    });
   }
   // Ordered tree inside the warp: lane i takes lane i + step. Lanes whose
   // result is not used compute garbage, which saturates harmlessly. Where
@@ -314,6 +350,19 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// A lane's increments under the binades of a table round, and their sum.
+struct LaneTotals {
+  uint64_t v[kSumTableKeys];
+};
+struct LaneTotalsSum {
+  __device__ LaneTotals operator()(const LaneTotals& a, const LaneTotals& b) const {
+    LaneTotals r;
+#pragma unroll
+    for (int j = 0; j < kSumTableKeys; ++j) r.v[j] = a.v[j] + b.v[j];
+    return r;
+  }
+};
+
 template <int K, class Terms>
 __global__ void __launch_bounds__(kSumChunkLanes)
     OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b,
@@ -322,10 +371,10 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   // Warp scans, then the warps' totals: one barrier a scan, where the
   // default raking scan takes two and runs a serial stretch per thread.
   using Scan = cub::BlockScan<SumIncrement, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
-  using PlainScan = cub::BlockScan<uint64_t, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
+  using TableScan = cub::BlockScan<LaneTotals, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ union {
     typename Scan::TempStorage ordered;
-    typename PlainScan::TempStorage plain;
+    typename TableScan::TempStorage table;
   } temp;
   // A window of the runs, staged by the whole block so that lane 0 steps
   // through shared memory rather than waiting on global loads.
@@ -334,6 +383,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   __shared__ uint32_t window_end[kWalkWindow];
   __shared__ double x[kSumChunkTerms];
   __shared__ SumIncrement prefix[kSumChunkLanes];
+  __shared__ uint64_t table[kSumTableKeys][kSumChunkLanes];
   // Written by lane 0 only, read by all after a barrier; every thread keeps
   // its own copy of the position so that no read overlaps lane 0's writes.
   __shared__ uint64_t sum_bits;
@@ -369,13 +419,14 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     if (pos >= stop) continue;
     // Chunk pos, in rounds.
     double mine[kSumLaneTerms];
-    for (int j = 0; j < kSumLaneTerms; ++j) {
-      double t[KG];
-      ElementTerms<KG, G>(terms, n, pos * kSumChunkTerms + lane * kSumLaneTerms + j, k / KG, t);
-      mine[j] = t[0];
-      for (int kk = 1; kk < KG; ++kk) mine[j] = kk == k % KG ? t[kk] : mine[j];
-      x[lane * kSumLaneTerms + j] = mine[j];
-    }
+    RunTerms<kSumLaneTerms, KG, G>(terms, n, pos * kSumChunkTerms + lane * kSumLaneTerms, k / KG,
+                                   [&](int j, const double (&t)[KG]) {
+                                     mine[j] = t[0];
+                                     for (int kk = 1; kk < KG; ++kk) {
+                                       mine[j] = kk == k % KG ? t[kk] : mine[j];
+                                     }
+                                     x[lane * kSumLaneTerms + j] = mine[j];
+                                   });
     const uint64_t left = n - pos * kSumChunkTerms;
     const int nterms = left < kSumChunkTerms ? static_cast<int>(left) : kSumChunkTerms;
     int from = 0;
@@ -392,18 +443,41 @@ __global__ void __launch_bounds__(kSumChunkLanes)
         }
         break;
       }
-      // The lanes composed from `from` on: by a plain sum where no lane met a
-      // tie (PlainTotal; past the binade edge the lanes are unfit, which
-      // counts as no tie), else by the ordered scan.
-      const SumIncrement lane_inc = lane >= from ? LaneIncrement(mine, key) : kSumNothing;
-      SumIncrement p;
-      if (__syncthreads_and(SameFromEitherParity(lane_inc))) {
-        uint64_t total;
-        PlainScan(temp.plain).InclusiveSum(lane_inc.even, total);
-        p = PlainTotal(total);
-      } else {
-        Scan(temp.ordered).InclusiveScan(lane_inc, p, ThenOp());
+      // A table round (ChunkTableRound): the lanes from `from` on under
+      // kSumTableKeys binades from the sum's, by plain totals, valid for
+      // the binades where no lane met a tie.
+      LaneTotals mine_inc;
+      uint32_t plain = 0;
+      SumIncrement lane_inc = kSumNothing;
+#pragma unroll
+      for (int j = 0; j < kSumTableKeys; ++j) {
+        const SumIncrement v = lane >= from ? LaneIncrement(mine, key + j) : kSumNothing;
+        if (j == 0) lane_inc = v;
+        mine_inc.v[j] = v.even;
+        plain |= SameFromEitherParity(v) ? 1u << j : 0u;
       }
+      uint32_t valid = 0;
+#pragma unroll
+      for (int j = 0; j < kSumTableKeys; ++j) {
+        valid |= __syncthreads_and((plain >> j) & 1) ? 1u << j : 0u;
+      }
+      if (valid & 1) {
+        TableScan(temp.table).InclusiveScan(mine_inc, mine_inc, LaneTotalsSum());
+#pragma unroll
+        for (int j = 0; j < kSumTableKeys; ++j) table[j][lane] = mine_inc.v[j];
+        __syncthreads();
+        if (lane == 0) {
+          int f = from;
+          sum_bits = ChunkTableRound(s, x, nterms, table, key, valid, &f);
+          next_lane = f;
+        }
+        __syncthreads();
+        from = next_lane;
+        continue;
+      }
+      // A tie under the sum's binade: one round by the ordered scan.
+      SumIncrement p;
+      Scan(temp.ordered).InclusiveScan(lane_inc, p, ThenOp());
       prefix[lane] = p;
       uint64_t probe = s;
       const bool fits = lane >= from && TryAdvance(&probe, key, p);

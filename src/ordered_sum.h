@@ -139,15 +139,17 @@ S2C_HD SumIncrement Then(SumIncrement a, SumIncrement b) {
 // The fast rule. TermIncrement and Then cost some sixty integer operations a
 // term on the device; yet almost no term is a tie under the plan, and a run
 // without ties has one increment from either parity: the sum of its terms'
-// rounded increments. Those are formed in double: x times 2^(1075 - plan) is
-// x in units of the plan's last place, exactly (a power of two; where the
-// product is subnormal it is below half a unit, which rounds to nothing), its
-// floor and fraction are exact, and the running total of whole units is exact
-// while it stays below 2^53. A tie, or a total that reaches 2^53, sends the
-// run back to the exact rule; so does a plan without a binade or below key
-// 52, whose scale is NaN. A negative, inf or NaN term, or one two binades or
-// more above the plan, is unfit, and so is any run that holds it (Then
-// saturates), which the walk's rounds meet in every lane past a binade edge.
+// rounded increments. Those are formed in double: y = x times 2^(1075 - plan)
+// is x in units of the plan's last place, exactly (a power of two; where the
+// product is subnormal it is below half a unit, which rounds to nothing),
+// rint(y) is the nearest whole number of units, and the running total of
+// whole units is exact while it stays below 2^53. A term costs six double
+// operations and no branch: the checks are folded into two running values
+// and made once per run. A tie (some |y - rint(y)| is 0.5), a negative term
+// (some y < 0; -0.0 is not), or a total that is not below 2^53 (a term two
+// binades above the plan, inf, NaN, or a plan without a binade or below key
+// 52, whose scale is NaN) sends the run back to the exact rule, which also
+// tells the unfit runs from the others.
 constexpr double kSumTwo53 = 9007199254740992.0;
 
 // 2^(1075 - plan), or NaN where the fast rule does not apply.
@@ -156,26 +158,32 @@ S2C_HD double FastRuleScale(int plan) {
   return SumDouble(static_cast<uint64_t>(2098 - plan) << 52);  // biased exponent
 }
 
-enum class FastRule { kTaken, kExactRule, kUnfit };
+// The fast rule's checks, over the terms of one run or of several runs at
+// once (the increments kernel keeps one set for all the sums a thread
+// forms: a failed check then sends them all to the exact rule, which only
+// costs time).
+struct FastChecks {
+  double worst = 0.0;   // the largest |y - rint(y)|: 0.5 exactly at a tie
+  double lowest = 0.0;  // the smallest y: below zero after a negative term
+};
 
-// Adds term x's increment, in units of the plan's last place (scale from
-// FastRuleScale), to *units (kTaken), or leaves *units alone and says whether
-// only the exact rule can tell (kExactRule) or the term is unfit (kUnfit).
-S2C_HD FastRule FastRuleAdd(double x, double scale, double* units) {
+// Adds term x (scale from FastRuleScale) to a run's total of whole units and
+// returns the new total. fmax and fmin pass over a NaN, which the total
+// carries instead.
+S2C_HD double FastRuleAdd(double units, double x, double scale, FastChecks& c) {
   const double y = x * scale;
-  if (!(y >= 0.0 && y < 2.0 * kSumTwo53)) {
-    // x < 0 (not -0.0), inf and NaN are unfit under every plan; y >= 2^54
-    // only under a real scale. What is left is a NaN scale.
-    const bool unfit = x < 0.0 || !(x < INFINITY) || y >= 2.0 * kSumTwo53;
-    return unfit ? FastRule::kUnfit : FastRule::kExactRule;  // mutation-point: fastunfit
-  }
-  const double whole = floor(y);
-  const double frac = y - whole;
-  if (frac == 0.5) return FastRule::kExactRule;  // a tie: depends on the parity  // mutation-point: fasttie
-  const double total = *units + (frac > 0.5 ? whole + 1.0 : whole);
-  if (total >= kSumTwo53) return FastRule::kExactRule;  // exact below 2^53 only  // mutation-point: fastbound
-  *units = total;
-  return FastRule::kTaken;
+  const double whole = rint(y);
+  c.worst = fmax(c.worst, fabs(y - whole));
+  c.lowest = fmin(c.lowest, y);
+  return units + whole;
+}
+
+// Whether a run's increment is its total: no tie, no negative term, and a
+// total below 2^53, which a NaN or an infinite total never is.
+S2C_HD bool FastRuleTaken(double units, const FastChecks& c) {
+  if (!(c.worst < 0.5)) return false;  // a tie: depends on the parity  // mutation-point: fasttie
+  if (!(c.lowest >= 0.0)) return false;  // a negative term  // mutation-point: fastneg
+  return units < kSumTwo53;  // exact below 2^53 only  // mutation-point: fastbound
 }
 
 // The increment of a run that the fast rule took whole.
@@ -184,22 +192,22 @@ S2C_HD SumIncrement FastRuleIncrement(double units) {
   return {r, r};
 }
 
-// The composed increment of a run of terms under plan: unfit as soon as a
-// term is, by the fast rule where it takes every term, else term by term by
-// the exact rule.
-S2C_HD SumIncrement RunIncrement(const double* x, int n, int plan) {
-  const double scale = FastRuleScale(plan);
-  double units = 0.0;
-  bool exact_rule = false;
-  for (int j = 0; j < n; ++j) {
-    const FastRule r = FastRuleAdd(x[j], scale, &units);
-    if (r == FastRule::kUnfit) return kSumUnfitPair;
-    exact_rule = exact_rule || r == FastRule::kExactRule;
-  }
-  if (!exact_rule) return FastRuleIncrement(units);
+// The definition: a run's terms' increments composed in order.
+S2C_HD SumIncrement ExactRunIncrement(const double* x, int n, int plan) {
   SumIncrement r = kSumNothing;
   for (int j = 0; j < n; ++j) r = Then(r, TermIncrement(x[j], plan));
   return r;
+}
+
+// The composed increment of a run of terms under plan: by the fast rule
+// where it takes the run whole, else by the exact rule.
+S2C_HD SumIncrement RunIncrement(const double* x, int n, int plan) {
+  const double scale = FastRuleScale(plan);
+  FastChecks checks;
+  double units = 0.0;
+  for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, checks);
+  if (FastRuleTaken(units, checks)) return FastRuleIncrement(units);
+  return ExactRunIncrement(x, n, plan);
 }
 
 // Runs with one increment from either parity (even == odd: no tie, or
@@ -318,6 +326,52 @@ S2C_HD uint64_t ChunkRound(uint64_t s, const double* x, int nterms,
     lane += fitting;
   }
   if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);
+  *from = lane;
+  return s;
+}
+
+// Rounds over several binades at once. Nearly every chunk the runs could
+// not take crosses one binade edge (the first nonzero chunk crosses ten or
+// more), and a round per binade costs a block-wide scan each. A table round
+// composes the lanes from *from under kSumTableKeys consecutive binades
+// key0, key0 + 1, ... at once: table[j][l] is the plain total of lanes
+// *from..l under key0 + j (zero below *from), valid where no lane met a tie
+// under that binade (bit j of `valid`; increments are then the same from
+// either parity and compose by plain addition). The totals are not
+// saturated: each lane is at most 2^53 + 1, so 256 of them stay below 2^61.
+// The step then runs in one thread: in each binade the table covers, the
+// longest stretch of lanes whose total fits (binary search: the totals grow
+// with l, as terms are >= 0), then the next lane term by term, until the
+// chunk ends or the sum leaves the table's binades (a negative, inf or NaN
+// sum included). Each accepted stretch is TryAdvance's, so exact.
+constexpr int kSumTableKeys = 4;
+
+S2C_HD uint64_t ChunkTableRound(uint64_t s, const double* x, int nterms,
+                                const uint64_t (*table)[kSumChunkLanes], int key0,
+                                uint32_t valid, int* from) {
+  int lane = *from;
+  while (lane < kSumChunkLanes) {
+    const int key = BinadeKey(s);
+    const int j = key - key0;
+    if (key < 0 || j < 0 || j >= kSumTableKeys) break;
+    if (!((valid >> j) & 1)) break;  // a tie under this binade  // mutation-point: tablevalid
+    const uint64_t* total = table[j];
+    const uint64_t base = lane > 0 ? total[lane - 1] : 0;
+    const uint64_t room = kSumMaxStep - (s - (static_cast<uint64_t>(key - 1) << 52));
+    // The longest stretch lane..end - 1 with total[end - 1] - base <= room.
+    int lo = lane, hi = kSumChunkLanes;  // the answer is in [lo, hi]
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (total[mid - 1] - base <= room) {  // mutation-point: table
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    if (lo > lane) s += total[lo - 1] - base;
+    lane = lo;
+    if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);
+  }
   *from = lane;
   return s;
 }

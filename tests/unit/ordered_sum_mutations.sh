@@ -19,9 +19,11 @@ mutants='tie|s/return {q + (q \& 1), q + ((q \& 1) ^ 1)};/return {q + 1, q + 1};
 binade|s/if (BinadeKey(\*s) != plan) return false;//
 bound|s/if (m + step > kSumMaxStep) return false;//
 parity|s/(after_\(even\|odd\) ? b.odd : b.even)/b.even/
-fasttie|s/if (frac == 0.5) return FastRule::kExactRule;//
-fastbound|s/if (total >= kSumTwo53) return FastRule::kExactRule;//
-fastunfit|s/return unfit ? FastRule::kUnfit : FastRule::kExactRule;/return FastRule::kUnfit;/'
+fasttie|s/if (!(c.worst < 0.5)) return false;//
+fastneg|s/if (!(c.lowest >= 0.0)) return false;//
+fastbound|s/return units < kSumTwo53;/return true;/
+table|s/total\[mid - 1\] - base <= room/total[mid - 1] - base <= room + 1/
+tablevalid|s/if (!((valid >> j) \& 1)) break;//'
 
 status=0
 echo "$mutants" | while IFS='|' read -r name expr; do

@@ -105,13 +105,6 @@ void TestOneTermRule() {
 
 // ---- The fast rule ----------------------------------------------------------
 
-// The definition: a run's increment is its terms' increments composed in order.
-SumIncrement ExactRun(const double* x, int n, int plan) {
-  SumIncrement r = kSumNothing;
-  for (int j = 0; j < n; ++j) r = Then(r, TermIncrement(x[j], plan));
-  return r;
-}
-
 // Terms for runs: mostly near the plan's last place (a tie one time in
 // sixteen), some far above it (whole units near 2^53, so that totals pass
 // it), and the odd ones: +-0, negative, inf, NaN, subnormal.
@@ -144,20 +137,16 @@ void TestFastRule() {
     if (i % 97 == 0) plan = (i % 2) ? kPlanZero : kPlanTermByTerm;
     const int n = 1 + static_cast<int>(rng() % 16);
     for (int j = 0; j < n; ++j) x[j] = DrawRunTerm(rng, s);
-    const SumIncrement want = ExactRun(x, n, plan);
+    const SumIncrement want = ExactRunIncrement(x, n, plan);
     const SumIncrement got = RunIncrement(x, n, plan);
     const double scale = FastRuleScale(plan);
+    FastChecks checks;
     double units = 0.0;
-    int taken = 0, unfit = 0;
-    for (int j = 0; j < n; ++j) {
-      const FastRule r = FastRuleAdd(x[j], scale, &units);
-      taken += r == FastRule::kTaken;
-      unfit += r == FastRule::kUnfit;
-    }
-    if (taken == n) {
+    for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, checks);
+    if (FastRuleTaken(units, checks)) {
       ++fast;
       if (want.even > kSumMaxStep / 2) ++fast_near_bound;
-    } else if (unfit) {
+    } else if (want.even == kSumUnfit) {
       ++fast_unfit;
     } else if (want.even != want.odd) {
       ++fast_ties;
@@ -238,9 +227,11 @@ void ChunkTerms(const std::vector<double>& x, uint64_t c, double* out) {
 // The increments kernel's shape: threads of kSumThreadTerms consecutive
 // terms (RunIncrement), warps of 32 threads composed by the shuffle-down tree (lane
 // i takes lane i + step) or, where no thread met a tie, by a plain total,
-// then the 4 warps in order.
+// then the 4 warps in order. A term-by-term plan's increment is not formed
+// (the walk never uses it).
 SumIncrement ChunkIncrement(const double* terms, int key) {
   constexpr int kThreads = kSumChunkTerms / kSumThreadTerms;
+  if (key == kPlanTermByTerm) return kSumUnfitPair;
   SumIncrement chunk = kSumNothing;
   for (int warp = 0; warp < kThreads / 32; ++warp) {
     SumIncrement v[32];
@@ -273,9 +264,12 @@ int32_t WrongPlan(PlanKind kind, int32_t good) {
   return good;
 }
 
-// A chunk the runs could not take, in rounds as the walk kernel does them.
+// A chunk the runs could not take, in rounds as the walk kernel does them:
+// a table round over kSumTableKeys binades where no lane met a tie under the
+// sum's binade, else a round by the ordered scan under that binade alone.
 uint64_t ModelChunk(uint64_t s, const double* terms, int nterms) {
   SumIncrement prefix[kSumChunkLanes];
+  static uint64_t table[kSumTableKeys][kSumChunkLanes];
   int from = 0;
   for (int round = 0; from < kSumChunkLanes; ++round) {
     const int key = BinadeKey(s);
@@ -283,19 +277,27 @@ uint64_t ModelChunk(uint64_t s, const double* terms, int nterms) {
       while (from < kSumChunkLanes) s = AddLane(s, terms, nterms, from++);
       break;
     }
-    // As the walk kernel: lanes composed by plain totals where none met a
-    // tie, else by the ordered scan.
-    SumIncrement lane[kSumChunkLanes];
-    bool plain = true;
-    for (int l = from; l < kSumChunkLanes; ++l) {
-      lane[l] = LaneIncrement(terms + l * kSumLaneTerms, key);
-      plain = plain && SameFromEitherParity(lane[l]);
+    uint32_t valid = 0;
+    for (int j = 0; j < kSumTableKeys; ++j) {
+      bool plain = true;
+      uint64_t total = 0;
+      for (int l = 0; l < kSumChunkLanes; ++l) {
+        const SumIncrement lane =
+            l >= from ? LaneIncrement(terms + l * kSumLaneTerms, key + j) : kSumNothing;
+        plain = plain && SameFromEitherParity(lane);
+        total += lane.even;
+        table[j][l] = total;
+      }
+      valid |= plain ? 1u << j : 0u;
+    }
+    if (valid & 1) {
+      s = ChunkTableRound(s, terms, nterms, table, key, valid, &from);
+      continue;
     }
     int fitting = 0;
-    uint64_t total = 0;
     for (int l = from; l < kSumChunkLanes; ++l) {
-      total += lane[l].even;
-      prefix[l] = plain ? PlainTotal(total) : l > from ? Then(prefix[l - 1], lane[l]) : lane[l];
+      const SumIncrement lane = LaneIncrement(terms + l * kSumLaneTerms, key);
+      prefix[l] = l > from ? Then(prefix[l - 1], lane) : lane;
       uint64_t t = s;
       fitting += TryAdvance(&t, key, prefix[l]);
     }
