@@ -72,13 +72,15 @@ struct ChannelTerms {
     m.Channel(c, x, y, t);
   }
   // Consecutive pixels: the position and the row pointers once per run,
-  // again only where the run passes a row's end.
+  // again only where the run passes a row's end. Not unrolled: unrolled,
+  // the increments kernel took 90 registers instead of 78 and a 4K pair
+  // 2.41 ms instead of 2.18 with 6 in flight (H200).
   template <int L, class Visit>
   __device__ void Run(uint64_t first, int c, Visit&& visit) const {
     int x, y;
     m.Position(first, &x, &y);
     MapTermsAt::Rows rows = m.RowsOf(c, y);
-#pragma unroll
+#pragma unroll 1
     for (int j = 0; j < L; ++j) {
       if (x == m.w) {
         x = 0;

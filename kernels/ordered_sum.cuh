@@ -350,19 +350,6 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-// A lane's increments under the binades of a table round, and their sum.
-struct LaneTotals {
-  uint64_t v[kSumTableKeys];
-};
-struct LaneTotalsSum {
-  __device__ LaneTotals operator()(const LaneTotals& a, const LaneTotals& b) const {
-    LaneTotals r;
-#pragma unroll
-    for (int j = 0; j < kSumTableKeys; ++j) r.v[j] = a.v[j] + b.v[j];
-    return r;
-  }
-};
-
 template <int K, class Terms>
 __global__ void __launch_bounds__(kSumChunkLanes)
     OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b,
@@ -371,10 +358,10 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   // Warp scans, then the warps' totals: one barrier a scan, where the
   // default raking scan takes two and runs a serial stretch per thread.
   using Scan = cub::BlockScan<SumIncrement, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
-  using TableScan = cub::BlockScan<LaneTotals, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
+  using PlainScan = cub::BlockScan<uint64_t, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ union {
     typename Scan::TempStorage ordered;
-    typename TableScan::TempStorage table;
+    typename PlainScan::TempStorage plain;
   } temp;
   // A window of the runs, staged by the whole block so that lane 0 steps
   // through shared memory rather than waiting on global loads.
@@ -383,7 +370,6 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   __shared__ uint32_t window_end[kWalkWindow];
   __shared__ double x[kSumChunkTerms];
   __shared__ SumIncrement prefix[kSumChunkLanes];
-  __shared__ uint64_t table[kSumTableKeys][kSumChunkLanes];
   // Written by lane 0 only, read by all after a barrier; every thread keeps
   // its own copy of the position so that no read overlaps lane 0's writes.
   __shared__ uint64_t sum_bits;
@@ -417,67 +403,41 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     __syncthreads();
     pos = next;
     if (pos >= stop) continue;
-    // Chunk pos, in rounds.
-    double mine[kSumLaneTerms];
+    // Chunk pos, in rounds. The lane's terms go to shared memory as they
+    // come (a run's loop is not unrolled), then into registers.
     RunTerms<kSumLaneTerms, KG, G>(terms, n, pos * kSumChunkTerms + lane * kSumLaneTerms, k / KG,
                                    [&](int j, const double (&t)[KG]) {
-                                     mine[j] = t[0];
-                                     for (int kk = 1; kk < KG; ++kk) {
-                                       mine[j] = kk == k % KG ? t[kk] : mine[j];
-                                     }
-                                     x[lane * kSumLaneTerms + j] = mine[j];
+                                     double v = t[0];
+                                     for (int kk = 1; kk < KG; ++kk) v = kk == k % KG ? t[kk] : v;
+                                     x[lane * kSumLaneTerms + j] = v;
                                    });
+    double mine[kSumLaneTerms];
+#pragma unroll
+    for (int j = 0; j < kSumLaneTerms; ++j) mine[j] = x[lane * kSumLaneTerms + j];
     const uint64_t left = n - pos * kSumChunkTerms;
     const int nterms = left < kSumChunkTerms ? static_cast<int>(left) : kSumChunkTerms;
-    int from = 0;
-    __syncthreads();  // x complete
+    int from = 0, passed = kSumChunkLanes;  // lanes the last round passed
+    const bool finite = __syncthreads_and(TermsFinite(mine, kSumLaneTerms));  // x complete
     for (int round = 0; from < kSumChunkLanes; ++round) {
       const uint64_t s = sum_bits;
       const int key = BinadeKey(s);
-      if (key < 0 || round == kSumMaxChunkRounds) {
+      if (key < 0 || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
         __syncthreads();  // everyone has read sum_bits
-        if (lane == 0) {
-          uint64_t r = s;
-          for (int l = from; l < kSumChunkLanes; ++l) r = AddLane(r, x, nterms, l);
-          sum_bits = r;
-        }
+        if (lane == 0) sum_bits = AddRest(s, x, nterms, from * kSumLaneTerms, finite);
         break;
       }
-      // A table round (ChunkTableRound): the lanes from `from` on under
-      // kSumTableKeys binades from the sum's, by plain totals, valid for
-      // the binades where no lane met a tie.
-      LaneTotals mine_inc;
-      uint32_t plain = 0;
-      SumIncrement lane_inc = kSumNothing;
-#pragma unroll
-      for (int j = 0; j < kSumTableKeys; ++j) {
-        const SumIncrement v = lane >= from ? LaneIncrement(mine, key + j) : kSumNothing;
-        if (j == 0) lane_inc = v;
-        mine_inc.v[j] = v.even;
-        plain |= SameFromEitherParity(v) ? 1u << j : 0u;
-      }
-      uint32_t valid = 0;
-#pragma unroll
-      for (int j = 0; j < kSumTableKeys; ++j) {
-        valid |= __syncthreads_and((plain >> j) & 1) ? 1u << j : 0u;
-      }
-      if (valid & 1) {
-        TableScan(temp.table).InclusiveScan(mine_inc, mine_inc, LaneTotalsSum());
-#pragma unroll
-        for (int j = 0; j < kSumTableKeys; ++j) table[j][lane] = mine_inc.v[j];
-        __syncthreads();
-        if (lane == 0) {
-          int f = from;
-          sum_bits = ChunkTableRound(s, x, nterms, table, key, valid, &f);
-          next_lane = f;
-        }
-        __syncthreads();
-        from = next_lane;
-        continue;
-      }
-      // A tie under the sum's binade: one round by the ordered scan.
+      // The lanes composed from `from` on: by a plain sum where no lane met a
+      // tie (PlainTotal; past the binade edge the lanes are unfit, which
+      // counts as no tie), else by the ordered scan.
+      const SumIncrement lane_inc = lane >= from ? LaneIncrement(mine, key) : kSumNothing;
       SumIncrement p;
-      Scan(temp.ordered).InclusiveScan(lane_inc, p, ThenOp());
+      if (__syncthreads_and(SameFromEitherParity(lane_inc))) {
+        uint64_t total;
+        PlainScan(temp.plain).InclusiveSum(lane_inc.even, total);
+        p = PlainTotal(total);
+      } else {
+        Scan(temp.ordered).InclusiveScan(lane_inc, p, ThenOp());
+      }
       prefix[lane] = p;
       uint64_t probe = s;
       const bool fits = lane >= from && TryAdvance(&probe, key, p);
@@ -488,6 +448,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
         next_lane = f;
       }
       __syncthreads();
+      passed = next_lane - from;
       from = next_lane;
     }
     ++pos;

@@ -301,7 +301,7 @@ S2C_HD uint64_t WalkRuns(uint64_t* s, uint64_t pos, uint64_t stop, uint64_t base
 }
 
 // A chunk the runs could not take is added in rounds, at most
-// kSumMaxChunkRounds, then lane by lane. x holds the chunk's terms (nterms of
+// kSumMaxChunkRounds, then term by term. x holds the chunk's terms (nterms of
 // them count; the rest are padding).
 constexpr int kSumMaxChunkRounds = 32;
 
@@ -312,6 +312,39 @@ S2C_HD uint64_t AddLane(uint64_t s, const double* x, int nterms, int lane) {
     if (i < nterms) s = SumBits(LoopAdd(SumDouble(s), x[i]));
   }
   return s;
+}
+
+// A round costs a block-wide scan and passes the lanes that fit the sum's
+// binade plus one; where that is only a few lanes (the sum still climbing
+// from zero, or the binade's end a few lanes away, with little of the chunk
+// left), one thread adding the rest term by term costs less. The rest of a
+// chunk goes term by term when at most kSumRestTerms terms are left or when
+// the last round passed fewer than kSumRoundMinLanes lanes.
+constexpr int kSumRestTerms = 256;
+constexpr int kSumRoundMinLanes = 16;
+S2C_HD bool RestTermByTerm(int from, int passed_last_round) {
+  return (kSumChunkLanes - from) * kSumLaneTerms <= kSumRestTerms ||
+         passed_last_round < kSumRoundMinLanes;
+}
+
+// Adds x[first..nterms) in order. Where every term of the chunk is finite no
+// NaN can arise, so the plain add is the loop's (LoopAdd's cases are NaN
+// operands and inf + -inf) and the dependent chain is one add a term.
+S2C_HD uint64_t AddRest(uint64_t s, const double* x, int nterms, int first, bool all_finite) {
+  if (!all_finite) {
+    for (int i = first; i < nterms; ++i) s = SumBits(LoopAdd(SumDouble(s), x[i]));
+    return s;
+  }
+  double sum = SumDouble(s);
+  for (int i = first; i < nterms; ++i) sum += x[i];  // mutation-point: rest
+  return SumBits(sum);
+}
+
+// Whether every term of a chunk is finite (AddRest's plain add).
+S2C_HD bool TermsFinite(const double* x, int n) {
+  bool finite = true;
+  for (int i = 0; i < n; ++i) finite = finite && (x[i] - x[i] == 0.0);
+  return finite;
 }
 
 // One round from lane *from at sum s: lane_prefix[l] (l >= *from) composes
@@ -326,52 +359,6 @@ S2C_HD uint64_t ChunkRound(uint64_t s, const double* x, int nterms,
     lane += fitting;
   }
   if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);
-  *from = lane;
-  return s;
-}
-
-// Rounds over several binades at once. Nearly every chunk the runs could
-// not take crosses one binade edge (the first nonzero chunk crosses ten or
-// more), and a round per binade costs a block-wide scan each. A table round
-// composes the lanes from *from under kSumTableKeys consecutive binades
-// key0, key0 + 1, ... at once: table[j][l] is the plain total of lanes
-// *from..l under key0 + j (zero below *from), valid where no lane met a tie
-// under that binade (bit j of `valid`; increments are then the same from
-// either parity and compose by plain addition). The totals are not
-// saturated: each lane is at most 2^53 + 1, so 256 of them stay below 2^61.
-// The step then runs in one thread: in each binade the table covers, the
-// longest stretch of lanes whose total fits (binary search: the totals grow
-// with l, as terms are >= 0), then the next lane term by term, until the
-// chunk ends or the sum leaves the table's binades (a negative, inf or NaN
-// sum included). Each accepted stretch is TryAdvance's, so exact.
-constexpr int kSumTableKeys = 4;
-
-S2C_HD uint64_t ChunkTableRound(uint64_t s, const double* x, int nterms,
-                                const uint64_t (*table)[kSumChunkLanes], int key0,
-                                uint32_t valid, int* from) {
-  int lane = *from;
-  while (lane < kSumChunkLanes) {
-    const int key = BinadeKey(s);
-    const int j = key - key0;
-    if (key < 0 || j < 0 || j >= kSumTableKeys) break;
-    if (!((valid >> j) & 1)) break;  // a tie under this binade  // mutation-point: tablevalid
-    const uint64_t* total = table[j];
-    const uint64_t base = lane > 0 ? total[lane - 1] : 0;
-    const uint64_t room = kSumMaxStep - (s - (static_cast<uint64_t>(key - 1) << 52));
-    // The longest stretch lane..end - 1 with total[end - 1] - base <= room.
-    int lo = lane, hi = kSumChunkLanes;  // the answer is in [lo, hi]
-    while (lo < hi) {
-      const int mid = (lo + hi + 1) / 2;
-      if (total[mid - 1] - base <= room) {  // mutation-point: table
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    if (lo > lane) s += total[lo - 1] - base;
-    lane = lo;
-    if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);
-  }
   *from = lane;
   return s;
 }

@@ -22,8 +22,7 @@ parity|s/(after_\(even\|odd\) ? b.odd : b.even)/b.even/
 fasttie|s/if (!(c.worst < 0.5)) return false;//
 fastneg|s/if (!(c.lowest >= 0.0)) return false;//
 fastbound|s/return units < kSumTwo53;/return true;/
-table|s/total\[mid - 1\] - base <= room/total[mid - 1] - base <= room + 1/
-tablevalid|s/if (!((valid >> j) \& 1)) break;//'
+rest|s/sum += x\[i\];/sum += x[nterms - 1 - (i - first)];/'
 
 status=0
 echo "$mutants" | while IFS='|' read -r name expr; do

@@ -264,44 +264,37 @@ int32_t WrongPlan(PlanKind kind, int32_t good) {
   return good;
 }
 
-// A chunk the runs could not take, in rounds as the walk kernel does them:
-// a table round over kSumTableKeys binades where no lane met a tie under the
-// sum's binade, else a round by the ordered scan under that binade alone.
+// A chunk the runs could not take, in rounds as the walk kernel does them,
+// its rest term by term where RestTermByTerm says so.
 uint64_t ModelChunk(uint64_t s, const double* terms, int nterms) {
   SumIncrement prefix[kSumChunkLanes];
-  static uint64_t table[kSumTableKeys][kSumChunkLanes];
-  int from = 0;
+  const bool finite = TermsFinite(terms, kSumChunkTerms);
+  int from = 0, passed = kSumChunkLanes;
   for (int round = 0; from < kSumChunkLanes; ++round) {
     const int key = BinadeKey(s);
-    if (key < 0 || round == kSumMaxChunkRounds) {
-      while (from < kSumChunkLanes) s = AddLane(s, terms, nterms, from++);
+    if (key < 0 || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
+      s = AddRest(s, terms, nterms, from * kSumLaneTerms, finite);
       break;
     }
-    uint32_t valid = 0;
-    for (int j = 0; j < kSumTableKeys; ++j) {
-      bool plain = true;
-      uint64_t total = 0;
-      for (int l = 0; l < kSumChunkLanes; ++l) {
-        const SumIncrement lane =
-            l >= from ? LaneIncrement(terms + l * kSumLaneTerms, key + j) : kSumNothing;
-        plain = plain && SameFromEitherParity(lane);
-        total += lane.even;
-        table[j][l] = total;
-      }
-      valid |= plain ? 1u << j : 0u;
-    }
-    if (valid & 1) {
-      s = ChunkTableRound(s, terms, nterms, table, key, valid, &from);
-      continue;
+    // As the walk kernel: lanes composed by plain totals where none met a
+    // tie, else by the ordered scan.
+    SumIncrement lane[kSumChunkLanes];
+    bool plain = true;
+    for (int l = from; l < kSumChunkLanes; ++l) {
+      lane[l] = LaneIncrement(terms + l * kSumLaneTerms, key);
+      plain = plain && SameFromEitherParity(lane[l]);
     }
     int fitting = 0;
+    uint64_t total = 0;
     for (int l = from; l < kSumChunkLanes; ++l) {
-      const SumIncrement lane = LaneIncrement(terms + l * kSumLaneTerms, key);
-      prefix[l] = l > from ? Then(prefix[l - 1], lane) : lane;
+      total += lane[l].even;
+      prefix[l] = plain ? PlainTotal(total) : l > from ? Then(prefix[l - 1], lane[l]) : lane[l];
       uint64_t t = s;
       fitting += TryAdvance(&t, key, prefix[l]);
     }
+    const int before = from;
     s = ChunkRound(s, terms, nterms, prefix, fitting, &from);
+    passed = from - before;
   }
   return s;
 }
