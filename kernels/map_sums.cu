@@ -3,7 +3,10 @@
 // terms are pixel_steps.h's MapTerms, evaluated from the stored XYB and
 // blurred planes wherever a sum needs them, so no term plane is stored. The
 // exact sums are the ordered sum's (ordered_sum.cuh) over all 18 sums of a
-// scale at once; the tree sums exist for the benchmark's comparison.
+// scale at once: its first pass evaluates PrepareTerms from the planes and
+// stores the prepared values in place of three blurred planes, and its later
+// passes finish the terms from those (FinishTerms). The tree sums exist for
+// the benchmark's comparison.
 #include "launch.h"
 
 #include "ordered_sum.cuh"
@@ -16,7 +19,7 @@ namespace {
 constexpr int kTerms = 6;
 constexpr int kAllTerms = 3 * kTerms;  // [c * 6 + k]
 
-// The 18 terms of raster pixel i: channel c's six at [c * 6 + k].
+// The planes of a scale, by raster pixel: channel c's terms of pixel i.
 struct MapTermsAt {
   PairPlanes xyb;
   BlurPlanes b;
@@ -38,21 +41,81 @@ struct MapTermsAt {
     *x = static_cast<int>(r);
     *y = static_cast<int>(q);
   }
-  // Channel c's seven planes at row y, for the pixels of a run along it.
-  struct Rows {
+  // Channel c's seven planes at row y.
+  struct PlaneRows {
     const float *img1, *mu1, *img2, *mu2, *s11, *s22, *s12;
-    __device__ void Terms(int x, double (&t)[kTerms]) const {
-      const PixelTerms p = MapTerms(img1[x], mu1[x], img2[x], mu2[x], s11[x], s22[x], s12[x]);
-      for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
+    __device__ PreparedTerms Prepare(int x) const {
+      return PrepareTerms(img1[x], mu1[x], img2[x], mu2[x], s11[x], s22[x], s12[x]);
     }
   };
-  __device__ Rows RowsOf(int c, int y) const {
+  __device__ PlaneRows PlanesOf(int c, int y) const {
     return {xyb.img[0].c[c].Row(y), b.p[c][kMu1].Row(y), xyb.img[1].c[c].Row(y),
             b.p[c][kMu2].Row(y), b.p[c][kSigma11].Row(y), b.p[c][kSigma22].Row(y),
             b.p[c][kSigma12].Row(y)};
   }
-  __device__ void Channel(int c, int x, int y, double (&t)[kTerms]) const {
-    RowsOf(c, y).Terms(x, t);
+  // Where the exact sums' first pass keeps a pixel's prepared values: in
+  // place of three of the blurred planes it has just read (sigma12 holds the
+  // f32 ratio, sigma11 and sigma22 the low and high words of the f64 edge
+  // ratio, bits as they are), so nothing more is allocated; only the later
+  // passes of the same sums read them.
+  struct PreparedRows {
+    float *ratio, *edge_lo, *edge_hi;
+    __device__ void Store(int x, PreparedTerms p) const {
+      ratio[x] = p.ratio;
+      edge_lo[x] = __int_as_float(__double2loint(p.edge));
+      edge_hi[x] = __int_as_float(__double2hiint(p.edge));
+    }
+    __device__ PreparedTerms Load(int x) const {
+      return {ratio[x], __hiloint2double(__float_as_int(edge_hi[x]), __float_as_int(edge_lo[x]))};
+    }
+  };
+  __device__ PreparedRows PreparedOf(int c, int y) const {
+    return {b.p[c][kSigma12].Row(y), b.p[c][kSigma11].Row(y), b.p[c][kSigma22].Row(y)};
+  }
+};
+
+__device__ void CopyTerms(const PixelTerms& p, double (&t)[kTerms]) {
+  for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
+}
+
+// A row's terms from the planes (the tree sums, and the exact sums' first
+// pass, which also stores the prepared values).
+struct FromPlanes {
+  MapTermsAt::PlaneRows planes;
+  __device__ void Terms(int x, double (&t)[kTerms]) const {
+    CopyTerms(FinishTerms(planes.Prepare(x)), t);
+  }
+};
+struct PreparingPlanes {
+  MapTermsAt::PlaneRows planes;
+  MapTermsAt::PreparedRows out;
+  __device__ void Terms(int x, double (&t)[kTerms]) const {
+    const PreparedTerms p = planes.Prepare(x);
+    out.Store(x, p);
+    CopyTerms(FinishTerms(p), t);
+  }
+};
+// A row's terms from the prepared values (the exact sums' later passes).
+struct FromPrepared {
+  MapTermsAt::PreparedRows prepared;
+  __device__ void Terms(int x, double (&t)[kTerms]) const {
+    CopyTerms(FinishTerms(prepared.Load(x)), t);
+  }
+};
+
+struct RowsFromPlanes {
+  __device__ FromPlanes operator()(const MapTermsAt& m, int c, int y) const {
+    return {m.PlanesOf(c, y)};
+  }
+};
+struct RowsPreparing {
+  __device__ PreparingPlanes operator()(const MapTermsAt& m, int c, int y) const {
+    return {m.PlanesOf(c, y), m.PreparedOf(c, y)};
+  }
+};
+struct RowsFromPrepared {
+  __device__ FromPrepared operator()(const MapTermsAt& m, int c, int y) const {
+    return {m.PreparedOf(c, y)};
   }
 };
 
@@ -61,15 +124,18 @@ struct MapTermsAt {
 // that the ordered sum's passes run a block per chunk and channel, each
 // holding 6 running increments. All 18 sums in one launch measured faster on
 // the H200 than one launch per channel (docs/performance.md), mainly at 1080p.
+// RowsOf gives a row's .Terms(x, t): from the planes, or from the prepared
+// values.
 constexpr int kSumTerms = 3 * kTerms;
+template <class RowsOf>
 struct ChannelTerms {
   static constexpr int kGroups = 3;
-  MapTermsAt m;
   static constexpr bool kRuns = true;
+  MapTermsAt m;
   __device__ void operator()(uint64_t i, int c, double (&t)[kTerms]) const {
     int x, y;
     m.Position(i, &x, &y);
-    m.Channel(c, x, y, t);
+    RowsOf()(m, c, y).Terms(x, t);
   }
   // Consecutive pixels: the position and the row pointers once per run,
   // again only where the run passes a row's end. Not unrolled: unrolled,
@@ -79,12 +145,12 @@ struct ChannelTerms {
   __device__ void Run(uint64_t first, int c, Visit&& visit) const {
     int x, y;
     m.Position(first, &x, &y);
-    MapTermsAt::Rows rows = m.RowsOf(c, y);
+    auto rows = RowsOf()(m, c, y);
 #pragma unroll 1
     for (int j = 0; j < L; ++j) {
       if (x == m.w) {
         x = 0;
-        rows = m.RowsOf(c, ++y);
+        rows = RowsOf()(m, c, ++y);
       }
       double t[kTerms];
       rows.Terms(x++, t);
@@ -107,7 +173,7 @@ __global__ void __launch_bounds__(kTreeBlock)
     terms.Position(i, &x, &y);
     for (int c = 0; c < 3; ++c) {
       double t[kTerms];
-      terms.Channel(c, x, y, t);
+      RowsFromPlanes()(terms, c, y).Terms(x, t);
       for (int k = 0; k < kTerms; ++k) acc[c * kTerms + k] += t[k];
     }
   }
@@ -152,7 +218,11 @@ cudaError_t LaunchMapSumsExact(const PairPlanes& xyb, const BlurPlanes& blurred,
   OrderedSumWorkspace ws;
   ws.data = workspace;
   ws.bytes = MapSumsWorkspaceBytes(w, h);
-  return LaunchOrderedSums<kSumTerms>(ChannelTerms{Terms(xyb, blurred)}, n, ws, sums, stream);
+  // The first pass stores what the later ones read (the blurred planes are
+  // not read again after the sums).
+  const MapTermsAt m = Terms(xyb, blurred);
+  return LaunchOrderedSums<kSumTerms>(ChannelTerms<RowsPreparing>{m},
+                                      ChannelTerms<RowsFromPrepared>{m}, n, ws, sums, stream);
 }
 
 cudaError_t LaunchMapSumsTree(const PairPlanes& xyb, const BlurPlanes& blurred,

@@ -461,10 +461,17 @@ __global__ void __launch_bounds__(kSumChunkLanes)
 // Enqueues the K exact sums of terms(0..n-1) on stream; d_out receives K
 // doubles when the stream reaches that point. The workspace must not be used
 // by another launch in flight. Returns the launch error, if any; no sync.
-template <int K, class Terms>
-cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
-                              double* d_out, cudaStream_t stream) {
+//
+// `first` gives the same terms as `terms` and is what the first pass (the
+// advice) evaluates: exactly once per element (and group), before any other
+// pass evaluates `terms`. It may store, as it goes, what `terms` reads (the
+// backend keeps each pixel's prepared values in place of planes it has read,
+// so the later passes read less and compute less).
+template <int K, class First, class Terms>
+cudaError_t LaunchOrderedSums(const First& first, const Terms& terms, uint64_t n,
+                              const OrderedSumWorkspace& ws, double* d_out, cudaStream_t stream) {
   constexpr int G = detail::TermGroups<Terms>::value;
+  static_assert(detail::TermGroups<First>::value == G, "the passes group the terms alike");
   static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
   if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
   const uint64_t chunks = detail::ChunkCount(n);
@@ -476,7 +483,7 @@ cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWo
   const unsigned grid = static_cast<unsigned>(chunks);
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
   detail::OrderedSumAdviceKernel<K>
-      <<<dim3(grid, G), detail::kAdviceThreads, 0, stream>>>(terms, n, chunks, b.advice);
+      <<<dim3(grid, G), detail::kAdviceThreads, 0, stream>>>(first, n, chunks, b.advice);
   detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
   detail::OrderedSumIncrementKernel<K>
       <<<dim3(grid, G), detail::kIncrementThreads, 0, stream>>>(terms, n, chunks, b.key, b.inc);
@@ -484,6 +491,12 @@ cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWo
       b.key, b.inc, chunks, b.suffix, b.run_end);
   detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);
   return cudaGetLastError();
+}
+
+template <int K, class Terms>
+cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
+                              double* d_out, cudaStream_t stream) {
+  return LaunchOrderedSums<K>(terms, terms, n, ws, d_out, stream);
 }
 
 // Terms of a plain device array (one sum).

@@ -137,19 +137,17 @@ S2C_HD double Quartic(double x) {
   return x * x;
 }
 
-// SSIM map term of one pixel: 1 - ssim without the mean's denominator
-// (libjxl's SSIMMap), clamped at zero. Inputs are the blurred planes mu1 =
-// blur(img1), mu2, s11 = blur(img1 * img1), s22, s12 = blur(img1 * img2).
-S2C_HD double SsimTerm(float mu1, float mu2, float s11, float s22, float s12) {
+// SSIM ratio of one pixel (libjxl's SSIMMap): ssim without the mean's
+// denominator, in f32. Inputs are the blurred planes mu1 = blur(img1), mu2,
+// s11 = blur(img1 * img1), s22, s12 = blur(img1 * img2).
+S2C_HD float SsimRatio(float mu1, float mu2, float s11, float s22, float s12) {
   constexpr float kC2 = 0.0009f;
   const float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
   const float diff = mu1 - mu2;
   const float num_m = static_cast<float>(1.0 - static_cast<double>(diff * diff));
   const float num_s = 2.0f * (s12 - mu12) + kC2;
   const float denom_s = (s11 - mu11) + (s22 - mu22) + kC2;
-  const float ratio = num_m * num_s / denom_s;
-  const double d = 1.0 - static_cast<double>(ratio);
-  return d < 0.0 ? 0.0 : d;  // std::max(d, 0.0), NaN and -0.0 included
+  return num_m * num_s / denom_s;
 }
 
 // Edge difference of one pixel (libjxl's EdgeDiffMap): > 0 is an artifact
@@ -160,16 +158,31 @@ S2C_HD double EdgeTerm(float img1, float mu1, float img2, float mu2) {
   return (1.0 + static_cast<double>(a2)) / (1.0 + static_cast<double>(a1)) - 1.0;
 }
 
+// The part of a pixel's terms that reads the planes, and the rest. The exact
+// sums of the CUDA backend store the prepared values in their first pass, so
+// that their later passes read 12 bytes per pixel and channel instead of 28
+// and skip the division (kernels/map_sums.cu).
+struct PreparedTerms {
+  float ratio;  // SsimRatio
+  double edge;  // EdgeTerm
+};
+S2C_HD PreparedTerms PrepareTerms(float img1, float mu1, float img2, float mu2, float s11,
+                                  float s22, float s12) {
+  return {SsimRatio(mu1, mu2, s11, s22, s12), EdgeTerm(img1, mu1, img2, mu2)};
+}
+
 // The six f64 terms one pixel of one channel adds to its running sums, in the
-// order of MapSums below.
+// order of MapSums below: the SSIM term 1 - ratio clamped at zero (libjxl's
+// std::max(d, 0.0), NaN and -0.0 included), the artifact and the detail lost,
+// each also to the fourth power.
 struct PixelTerms {
   double t[6];
 };
-S2C_HD PixelTerms MapTerms(float img1, float mu1, float img2, float mu2,
-                           float s11, float s22, float s12) {
+S2C_HD PixelTerms FinishTerms(PreparedTerms prepared) {
   PixelTerms p;
-  const double d = SsimTerm(mu1, mu2, s11, s22, s12);
-  const double e = EdgeTerm(img1, mu1, img2, mu2);
+  const double ssim = 1.0 - static_cast<double>(prepared.ratio);
+  const double d = ssim < 0.0 ? 0.0 : ssim;
+  const double e = prepared.edge;
   const double artifact = e < 0.0 ? 0.0 : e;     // std::max(e, 0.0)
   const double detail = -e < 0.0 ? 0.0 : -e;     // std::max(-e, 0.0)
   p.t[0] = d;
@@ -179,6 +192,11 @@ S2C_HD PixelTerms MapTerms(float img1, float mu1, float img2, float mu2,
   p.t[4] = detail;
   p.t[5] = Quartic(detail);
   return p;
+}
+
+S2C_HD PixelTerms MapTerms(float img1, float mu1, float img2, float mu2,
+                           float s11, float s22, float s12) {
+  return FinishTerms(PrepareTerms(img1, mu1, img2, mu2, s11, s22, s12));
 }
 
 }  // namespace s2c

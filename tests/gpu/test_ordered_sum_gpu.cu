@@ -101,6 +101,42 @@ void TestThreeAtOnce(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
   std::printf("three sums at once: %d cases\n", cases);
 }
 
+// A first pass that stores what the later passes read: it gives the terms
+// of `from` and copies each to `to` as it goes; the later passes read `to`,
+// filled with NaN before the launch, so an element the first pass skipped
+// or a pass that ran before it shows in the sum.
+struct CopyingTerms {
+  const double* from;
+  double* to;
+  __device__ void operator()(uint64_t i, double (&t)[1]) const {
+    t[0] = from[i];
+    to[i] = t[0];
+  }
+};
+
+void TestPreparedByFirstPass(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws,
+                             cudaStream_t stream, double* d_out) {
+  int cases = 0;
+  for (test::TermKind kind : test::kAllTermKinds) {
+    for (size_t n : lengths) {
+      const std::vector<double> x = test::MakeTerms(kind, n, 4);
+      DeviceArray from(x), to(x);
+      CHECK_CUDA(cudaMemsetAsync(to.p, 0xFF, sizeof(double) * n, stream));  // NaN
+      CHECK_CUDA(cuda::LaunchOrderedSums<1>(CopyingTerms{from.p, to.p}, cuda::ArrayTerms{to.p}, n,
+                                            ws, d_out, stream));
+      double got;
+      CHECK_CUDA(cudaMemcpyAsync(&got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
+      CHECK_CUDA(cudaStreamSynchronize(stream));
+      char what[128];
+      std::snprintf(what, sizeof what, "sum with a preparing first pass == loop (%s, n=%zu)",
+                    test::TermKindName(kind), n);
+      Expect(what, got, test::LoopSum(x.data(), n));
+      ++cases;
+    }
+  }
+  std::printf("preparing first pass: %d cases\n", cases);
+}
+
 }  // namespace
 }  // namespace s2c
 
@@ -129,6 +165,7 @@ int main(int argc, char** argv) {
   CHECK_CUDA(cudaMalloc(&d_out, sizeof(double) * 4));
   TestArrays(lengths, ws, streams, d_out);
   TestThreeAtOnce(lengths, ws[0], streams[0], d_out);
+  TestPreparedByFirstPass(lengths, ws[1], streams[1], d_out);
   for (int i = 0; i < 2; ++i) {
     cudaFree(ws[i].data);
     cudaStreamDestroy(streams[i]);
