@@ -224,7 +224,7 @@ __global__ void __launch_bounds__(kThreads)
 // threads halve the shuffle steps per term against lanes of 4.
 //
 // A thread's run is RunIncrement's, streamed: the fast rule over all its
-// terms, and for a sum it could not take whole (a tie or a negative term in
+// terms, and for a sum it could not take whole (a tie, a negative term in
 // any of the thread's sums, an unfit term, a plan without a binade) a second
 // pass by the exact rule, evaluating the terms
 // again rather than holding them. A term-by-term plan's increment is never
@@ -254,16 +254,19 @@ __global__ void __launch_bounds__(kIncrementThreads)
   for (int k = 0; k < KG; ++k) v[k] = kSumUnfitPair;
   uint32_t exact = 0;  // bit k: sum k needs the exact rule
   if (wanted) {
-    // One set of checks for all the thread's sums (FastChecks).
-    double units[KG];
+    // A tie bit per sum (a tie in one sum must not send the others to the
+    // exact rule); one negative-term check for all of them.
+    double units[KG], lowest = 0.0;
+    uint32_t ties = 0;  // bit k: sum k met a tie
     for (int k = 0; k < KG; ++k) units[k] = 0.0;
-    FastChecks checks;
     RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
-      for (int k = 0; k < KG; ++k) units[k] = FastRuleAdd(units[k], t[k], scale[k], checks);
+      for (int k = 0; k < KG; ++k) {
+        units[k] = FastRuleAdd(units[k], t[k], scale[k], 1u << k, ties, lowest);
+      }
     });
     for (int k = 0; k < KG; ++k) {
       if (!((wanted >> k) & 1)) continue;
-      if (FastRuleTaken(units[k], checks)) {
+      if (FastRuleTaken(units[k], (ties >> k) & 1, lowest)) {
         v[k] = FastRuleIncrement(units[k]);
       } else {
         v[k] = kSumNothing;

@@ -143,9 +143,9 @@ S2C_HD SumIncrement Then(SumIncrement a, SumIncrement b) {
 // is x in units of the plan's last place, exactly (a power of two; where the
 // product is subnormal it is below half a unit, which rounds to nothing),
 // rint(y) is the nearest whole number of units, and the running total of
-// whole units is exact while it stays below 2^53. A term costs six double
-// operations and no branch: the checks are folded into two running values
-// and made once per run. A tie (some |y - rint(y)| is 0.5), a negative term
+// whole units is exact while it stays below 2^53. A term costs five double
+// operations and no branch: the checks are folded into running values and
+// made once per run. A tie (some |y - rint(y)| is 0.5), a negative term
 // (some y < 0; -0.0 is not), or a total that is not below 2^53 (a term two
 // binades above the plan, inf, NaN, or a plan without a binade or below key
 // 52, whose scale is NaN) sends the run back to the exact rule, which also
@@ -158,31 +158,30 @@ S2C_HD double FastRuleScale(int plan) {
   return SumDouble(static_cast<uint64_t>(2098 - plan) << 52);  // biased exponent
 }
 
-// The fast rule's checks, over the terms of one run or of several runs at
-// once (the increments kernel keeps one set for all the sums a thread
-// forms: a failed check then sends them all to the exact rule, which only
-// costs time).
-struct FastChecks {
-  double worst = 0.0;   // the largest |y - rint(y)|: 0.5 exactly at a tie
-  double lowest = 0.0;  // the smallest y: below zero after a negative term
-};
-
+// The fast rule's checks are made once per run, from two running values:
+// whether a term was a tie (|y - rint(y)| is 0.5), a bit per run, and the
+// smallest y (below zero after a negative term), which several runs may
+// share (the increments kernel keeps one for all the sums a thread forms: a
+// negative term, which the metric never gives, then sends them all to the
+// exact rule, which only costs time).
+//
 // Adds term x (scale from FastRuleScale) to a run's total of whole units and
-// returns the new total. fmax and fmin pass over a NaN, which the total
-// carries instead.
-S2C_HD double FastRuleAdd(double units, double x, double scale, FastChecks& c) {
+// returns the new total; sets `tie_bit` in *ties at a tie. fmin passes over a
+// NaN, which the total carries instead.
+S2C_HD double FastRuleAdd(double units, double x, double scale, uint32_t tie_bit,
+                          uint32_t& ties, double& lowest) {
   const double y = x * scale;
   const double whole = rint(y);
-  c.worst = fmax(c.worst, fabs(y - whole));
-  c.lowest = fmin(c.lowest, y);
+  ties |= fabs(y - whole) == 0.5 ? tie_bit : 0u;
+  lowest = fmin(lowest, y);
   return units + whole;
 }
 
 // Whether a run's increment is its total: no tie, no negative term, and a
 // total below 2^53, which a NaN or an infinite total never is.
-S2C_HD bool FastRuleTaken(double units, const FastChecks& c) {
-  if (!(c.worst < 0.5)) return false;  // a tie: depends on the parity  // mutation-point: fasttie
-  if (!(c.lowest >= 0.0)) return false;  // a negative term  // mutation-point: fastneg
+S2C_HD bool FastRuleTaken(double units, bool tie, double lowest) {
+  if (tie) return false;  // depends on the parity  // mutation-point: fasttie
+  if (!(lowest >= 0.0)) return false;  // a negative term  // mutation-point: fastneg
   return units < kSumTwo53;  // exact below 2^53 only  // mutation-point: fastbound
 }
 
@@ -203,10 +202,10 @@ S2C_HD SumIncrement ExactRunIncrement(const double* x, int n, int plan) {
 // where it takes the run whole, else by the exact rule.
 S2C_HD SumIncrement RunIncrement(const double* x, int n, int plan) {
   const double scale = FastRuleScale(plan);
-  FastChecks checks;
-  double units = 0.0;
-  for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, checks);
-  if (FastRuleTaken(units, checks)) return FastRuleIncrement(units);
+  double units = 0.0, lowest = 0.0;
+  uint32_t tie = 0;
+  for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, 1, tie, lowest);
+  if (FastRuleTaken(units, tie != 0, lowest)) return FastRuleIncrement(units);
   return ExactRunIncrement(x, n, plan);
 }
 

@@ -19,8 +19,8 @@ mutants='tie|s/return {q + (q \& 1), q + ((q \& 1) ^ 1)};/return {q + 1, q + 1};
 binade|s/if (BinadeKey(\*s) != plan) return false;//
 bound|s/if (m + step > kSumMaxStep) return false;//
 parity|s/(after_\(even\|odd\) ? b.odd : b.even)/b.even/
-fasttie|s/if (!(c.worst < 0.5)) return false;//
-fastneg|s/if (!(c.lowest >= 0.0)) return false;//
+fasttie|s/if (tie) return false;//
+fastneg|s/if (!(lowest >= 0.0)) return false;//
 fastbound|s/return units < kSumTwo53;/return true;/
 rest|s/sum += x\[i\];/sum += x[nterms - 1 - (i - first)];/'
 

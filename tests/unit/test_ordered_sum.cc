@@ -140,10 +140,10 @@ void TestFastRule() {
     const SumIncrement want = ExactRunIncrement(x, n, plan);
     const SumIncrement got = RunIncrement(x, n, plan);
     const double scale = FastRuleScale(plan);
-    FastChecks checks;
-    double units = 0.0;
-    for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, checks);
-    if (FastRuleTaken(units, checks)) {
+    double units = 0.0, lowest = 0.0;
+    uint32_t tie = 0;
+    for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, 1, tie, lowest);
+    if (FastRuleTaken(units, tie != 0, lowest)) {
       ++fast;
       if (want.even > kSumMaxStep / 2) ++fast_near_bound;
     } else if (want.even == kSumUnfit) {
