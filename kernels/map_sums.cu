@@ -124,25 +124,31 @@ struct RowsFromPrepared {
 // that the ordered sum's passes run a block per chunk and channel, each
 // holding 6 running increments. All 18 sums in one launch measured faster on
 // the H200 than one launch per channel (docs/performance.md), mainly at 1080p.
-// RowsOf gives a row's .Terms(x, t): from the planes, or from the prepared
-// values.
+// RowsOf gives a row's .Terms(x, t): from the planes (preparing, in the first
+// pass), or from the prepared values.
 constexpr int kSumTerms = 3 * kTerms;
 template <class RowsOf>
 struct ChannelTerms {
   static constexpr int kGroups = 3;
-  static constexpr bool kRuns = true;
   MapTermsAt m;
   __device__ void operator()(uint64_t i, int c, double (&t)[kTerms]) const {
     int x, y;
     m.Position(i, &x, &y);
     RowsOf()(m, c, y).Terms(x, t);
   }
-  // Consecutive pixels: the position and the row pointers once per run,
-  // again only where the run passes a row's end. Not unrolled: unrolled,
-  // the increments kernel took 90 registers instead of 78 and a 4K pair
-  // 2.41 ms instead of 2.18 with 6 in flight (H200).
+};
+
+// The same by runs of consecutive pixels (the increments and walk passes):
+// the position and the row pointers once per run, again only where the run
+// passes a row's end. Not unrolled: unrolled, the increments kernel took 90
+// registers instead of 78 and a 4K pair 2.41 ms instead of 2.18 with 6 in
+// flight (H200).
+template <class RowsOf>
+struct ChannelRuns : ChannelTerms<RowsOf> {
+  static constexpr bool kRuns = true;
   template <int L, class Visit>
   __device__ void Run(uint64_t first, int c, Visit&& visit) const {
+    const MapTermsAt& m = this->m;
     int x, y;
     m.Position(first, &x, &y);
     auto rows = RowsOf()(m, c, y);
@@ -222,7 +228,7 @@ cudaError_t LaunchMapSumsExact(const PairPlanes& xyb, const BlurPlanes& blurred,
   // not read again after the sums).
   const MapTermsAt m = Terms(xyb, blurred);
   return LaunchOrderedSums<kSumTerms>(ChannelTerms<RowsPreparing>{m},
-                                      ChannelTerms<RowsFromPrepared>{m}, n, ws, sums, stream);
+                                      ChannelRuns<RowsFromPrepared>{{m}}, n, ws, sums, stream);
 }
 
 cudaError_t LaunchMapSumsTree(const PairPlanes& xyb, const BlurPlanes& blurred,
