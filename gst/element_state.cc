@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Helpers shared by the element's files (element_state.h).
+#include "element_state.h"
+
+namespace s2c {
+
+ElementSettings ReadSettings(GstSsimulacra2Cmp* self) {
+  GST_OBJECT_LOCK(self);
+  ElementSettings s = self->priv->settings;
+  GST_OBJECT_UNLOCK(self);
+  return s;
+}
+
+void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s) {
+  gst_element_post_message(GST_ELEMENT(self),
+                           gst_message_new_element(GST_OBJECT(self), s));
+}
+
+SummaryMessage MakeSummary(ElementState* p, const char* reason) {
+  std::lock_guard<std::mutex> lock(p->results_lock);
+  SummaryMessage m;
+  m.reason = reason;
+  m.scores = p->results.stats.Summarize();
+  m.ref_unpaired = p->results.ref_unpaired;
+  m.dist_unpaired = p->results.dist_unpaired;
+  m.ref_late = p->results.ref_late;
+  return m;
+}
+
+void ResetSegment(ElementState* p) {
+  {
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    p->results = Results();
+  }
+  p->frame_index = 0;
+  p->alarm = false;
+  p->warned_dist_ended = false;
+}
+
+}  // namespace s2c
