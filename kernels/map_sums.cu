@@ -78,14 +78,15 @@ __device__ void CopyTerms(const PixelTerms& p, double (&t)[kTerms]) {
   for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
 }
 
-// A row's terms from the planes (the tree sums, and the exact sums' first
-// pass, which also stores the prepared values).
+// A row's terms from the planes (the tree sums).
 struct FromPlanes {
   MapTermsAt::PlaneRows planes;
   __device__ void Terms(int x, double (&t)[kTerms]) const {
     CopyTerms(FinishTerms(planes.Prepare(x)), t);
   }
 };
+// The same, storing each pixel's prepared values (the exact sums' first
+// pass).
 struct PreparingPlanes {
   MapTermsAt::PlaneRows planes;
   MapTermsAt::PreparedRows out;

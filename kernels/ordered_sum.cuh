@@ -231,9 +231,9 @@ __global__ void __launch_bounds__(kThreads)
 // A thread's run is RunIncrement's, streamed: the fast rule over all its
 // terms, and for a sum it could not take whole (a tie, a negative term in
 // any of the thread's sums, an unfit term, a plan without a binade) a second
-// pass by the exact rule, evaluating the terms
-// again rather than holding them. A term-by-term plan's increment is never
-// used (the walk adds such a chunk in rounds), so it is not formed.
+// pass by the exact rule, evaluating the terms again rather than holding
+// them. A term-by-term plan's increment is never used (the walk adds such a
+// chunk in rounds), so it is not formed.
 template <int K, class Terms>
 __global__ void __launch_bounds__(kIncrementThreads)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
