@@ -32,7 +32,13 @@ constexpr char kMean[] = "mean";
 constexpr char kMin[] = "min";
 constexpr char kMax[] = "max";
 constexpr char kHarmonicMean[] = "harmonic-mean";
+constexpr char kP1[] = "p1";
 constexpr char kP5[] = "p5";
+constexpr char kP10[] = "p10";
+constexpr char kP25[] = "p25";
+constexpr char kMedian[] = "median";
+constexpr char kP75[] = "p75";
+constexpr char kP95[] = "p95";
 constexpr char kStddev[] = "stddev";
 
 constexpr char kThreshold[] = "threshold";
@@ -100,7 +106,13 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kMin, G_TYPE_DOUBLE, scores.min,
                     kMax, G_TYPE_DOUBLE, scores.max,
                     kHarmonicMean, G_TYPE_DOUBLE, scores.harmonic_mean,
+                    kP1, G_TYPE_DOUBLE, scores.p1,
                     kP5, G_TYPE_DOUBLE, scores.p5,
+                    kP10, G_TYPE_DOUBLE, scores.p10,
+                    kP25, G_TYPE_DOUBLE, scores.p25,
+                    kMedian, G_TYPE_DOUBLE, scores.median,
+                    kP75, G_TYPE_DOUBLE, scores.p75,
+                    kP95, G_TYPE_DOUBLE, scores.p95,
                     kStddev, G_TYPE_DOUBLE, scores.stddev, nullptr);
   return s;
 }
@@ -120,7 +132,13 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
          gst_structure_get_double(s, kMin, &v.min) &&
          gst_structure_get_double(s, kMax, &v.max) &&
          gst_structure_get_double(s, kHarmonicMean, &v.harmonic_mean) &&
+         gst_structure_get_double(s, kP1, &v.p1) &&
          gst_structure_get_double(s, kP5, &v.p5) &&
+         gst_structure_get_double(s, kP10, &v.p10) &&
+         gst_structure_get_double(s, kP25, &v.p25) &&
+         gst_structure_get_double(s, kMedian, &v.median) &&
+         gst_structure_get_double(s, kP75, &v.p75) &&
+         gst_structure_get_double(s, kP95, &v.p95) &&
          gst_structure_get_double(s, kStddev, &v.stddev);
 }
 

@@ -5,6 +5,18 @@
 #include <cmath>
 
 namespace s2c {
+namespace {
+
+// The ceil(percent / 100 * n)-th smallest of the sorted scores, in integers:
+// in double, percent / 100 * n can land just above a whole number (0.07 *
+// 100 is 7.000000000000001), which would move the rank by one.
+double NearestRank(const std::vector<double>& sorted, int percent) {
+  const size_t n = sorted.size();
+  const size_t rank = (static_cast<size_t>(percent) * n + 99) / 100;
+  return sorted[rank == 0 ? 0 : rank - 1];
+}
+
+}  // namespace
 
 ScoreSummary ScoreStats::Summarize() const {
   ScoreSummary s;
@@ -33,10 +45,14 @@ ScoreSummary ScoreStats::Summarize() const {
   s.stddev = std::sqrt(square_sum / n);
 
   std::vector<double> sorted(scores_);
-  const size_t rank = static_cast<size_t>(std::ceil(0.05 * n));
-  const size_t index = rank == 0 ? 0 : rank - 1;
-  std::nth_element(sorted.begin(), sorted.begin() + index, sorted.end());
-  s.p5 = sorted[index];
+  std::sort(sorted.begin(), sorted.end());
+  s.p1 = NearestRank(sorted, 1);
+  s.p5 = NearestRank(sorted, 5);
+  s.p10 = NearestRank(sorted, 10);
+  s.p25 = NearestRank(sorted, 25);
+  s.median = NearestRank(sorted, 50);
+  s.p75 = NearestRank(sorted, 75);
+  s.p95 = NearestRank(sorted, 95);
   return s;
 }
 

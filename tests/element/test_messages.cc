@@ -73,6 +73,11 @@ void TestSummaryAndThresholdRoundTrip() {
         back.dist_unpaired == 4 && back.ref_late == 5);
   CHECK(SameBits(back.scores.mean, 85.0) && SameBits(back.scores.min, 70.0) &&
         SameBits(back.scores.max, 100.0) && SameBits(back.scores.p5, 70.0));
+  // Nearest rank on 70, 80, 90, 100: p25 the 1st, the median the 2nd, p75
+  // the 3rd, p95 the 4th smallest.
+  CHECK(SameBits(back.scores.p1, 70.0) && SameBits(back.scores.p10, 70.0) &&
+        SameBits(back.scores.p25, 70.0) && SameBits(back.scores.median, 80.0) &&
+        SameBits(back.scores.p75, 90.0) && SameBits(back.scores.p95, 100.0));
   CHECK(SameBits(back.scores.harmonic_mean, m.scores.harmonic_mean));
   CHECK(SameBits(back.scores.stddev, std::sqrt(125.0)));
   gst_structure_free(s);
@@ -98,10 +103,24 @@ void TestStatsEdgeCases() {
   const s2c::ScoreSummary s = stats.Summarize();
   CHECK(s.harmonic_mean == 0.0);  // undefined with a score <= 0
   CHECK(s.min == -3.0 && s.p5 == -3.0);
-  // Nearest rank: with 40 scores the 5th percentile is the 2nd smallest.
+  // Nearest rank, the ceil(Q / 100 * n)-th smallest: with 40 scores p1 is
+  // the 1st, p5 the 2nd, p10 the 4th, p25 the 10th, the median the 20th,
+  // p75 the 30th and p95 the 38th.
   s2c::ScoreStats forty;
   for (int i = 40; i >= 1; --i) forty.Add(i);
-  CHECK(forty.Summarize().p5 == 2.0);
+  const s2c::ScoreSummary f = forty.Summarize();
+  CHECK(f.p1 == 1.0 && f.p5 == 2.0 && f.p10 == 4.0 && f.p25 == 10.0 && f.median == 20.0 &&
+        f.p75 == 30.0 && f.p95 == 38.0);
+  // 100 scores 0.5, 1.5, ..., 99.5: pQ is the Q-th smallest.
+  s2c::ScoreStats hundred;
+  for (int i = 0; i < 100; ++i) hundred.Add(i + 0.5);
+  const s2c::ScoreSummary h = hundred.Summarize();
+  CHECK(h.p1 == 0.5 && h.p5 == 4.5 && h.p25 == 24.5 && h.median == 49.5 && h.p95 == 94.5);
+  // One score: every percentile is it.
+  s2c::ScoreStats one;
+  one.Add(42.0);
+  const s2c::ScoreSummary o = one.Summarize();
+  CHECK(o.p1 == 42.0 && o.median == 42.0 && o.p95 == 42.0);
 }
 
 void TestMetaAndCopy() {
