@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "score_meta.h"
 
+#include "ssimulacra2cmp-meta.h"  // the names, public for applications
+
 namespace s2c {
 
-const char kScoreMetaName[] = "Ssimulacra2CmpMeta";
+const char kScoreMetaName[] = SSIMULACRA2CMP_META_NAME;
 
 namespace {
-constexpr char kScore[] = "score";
-constexpr char kFrameIndex[] = "frame-index";
-constexpr char kDistTimestamp[] = "dist-timestamp";
+constexpr char kScore[] = SSIMULACRA2CMP_META_SCORE;
+constexpr char kFrameIndex[] = SSIMULACRA2CMP_META_FRAME_INDEX;
+constexpr char kDistTimestamp[] = SSIMULACRA2CMP_META_DIST_TIMESTAMP;
 }  // namespace
 
 void RegisterScoreMeta() {

@@ -4,7 +4,8 @@
 // (guint64) and dist-timestamp (guint64, GstClockTime). It has no tags, so
 // videoconvert, tee and queue keep it; applications read it with
 // gst_buffer_get_custom_meta() and gst_custom_meta_get_structure() from C or
-// Python without a header from us. These helpers are the typed view.
+// Python, or with the installed C header ssimulacra2cmp-meta.h, which also
+// holds the names. These helpers are the plugin's typed view.
 #ifndef S2C_GST_SCORE_META_H_
 #define S2C_GST_SCORE_META_H_
 

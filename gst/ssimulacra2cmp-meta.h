@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Reading the ssimulacra2cmp element's score from a buffer, in C.
+ *
+ * Each scored reference buffer leaving the element carries a GstCustomMeta
+ * named "Ssimulacra2CmpMeta" whose GstStructure holds the score (gdouble,
+ * exactly the backend's double), the frame index (guint64, from 0 in the
+ * segment) and the PTS of the distorted buffer it was paired with (guint64,
+ * a GstClockTime). Buffers that went out unscored carry no such meta. The
+ * plugin registers the meta when it is loaded; this header adds nothing to
+ * link against (pkg-config --cflags ssimulacra2cmp).
+ *
+ * Installed by `meson install` as <ssimulacra2cmp/ssimulacra2cmp-meta.h>;
+ * the plugin itself spells the names only here. docs/element.md, "Meta".
+ */
+#ifndef SSIMULACRA2CMP_META_H_
+#define SSIMULACRA2CMP_META_H_
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+#define SSIMULACRA2CMP_META_NAME "Ssimulacra2CmpMeta"
+#define SSIMULACRA2CMP_META_SCORE "score"
+#define SSIMULACRA2CMP_META_FRAME_INDEX "frame-index"
+#define SSIMULACRA2CMP_META_DIST_TIMESTAMP "dist-timestamp"
+
+/* The score of a buffer the element scored: TRUE and the three values (any
+ * pointer may be NULL), or FALSE when the buffer carries no score. */
+static inline gboolean ssimulacra2cmp_buffer_get_score(GstBuffer *buffer, gdouble *score,
+                                                       guint64 *frame_index,
+                                                       GstClockTime *dist_timestamp) {
+  GstCustomMeta *meta = gst_buffer_get_custom_meta(buffer, SSIMULACRA2CMP_META_NAME);
+  const GstStructure *s;
+  gdouble v = 0.0;
+  guint64 index = 0, dist = 0;
+  if (meta == NULL) return FALSE;
+  s = gst_custom_meta_get_structure(meta);
+  if (!gst_structure_get_double(s, SSIMULACRA2CMP_META_SCORE, &v) ||
+      !gst_structure_get_uint64(s, SSIMULACRA2CMP_META_FRAME_INDEX, &index) ||
+      !gst_structure_get_uint64(s, SSIMULACRA2CMP_META_DIST_TIMESTAMP, &dist)) {
+    return FALSE;
+  }
+  if (score != NULL) *score = v;
+  if (frame_index != NULL) *frame_index = index;
+  if (dist_timestamp != NULL) *dist_timestamp = dist;
+  return TRUE;
+}
+
+G_END_DECLS
+
+#endif /* SSIMULACRA2CMP_META_H_ */

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# `meson install` into a DESTDIR, then what a user does with the result: the
+# installed plugin loads from its directory (GST_PLUGIN_PATH, a private
+# registry), and a C program built with `pkg-config --cflags ssimulacra2cmp`
+# reads a score through the installed header.
+#
+# Usage: test_install.sh BUILD_DIR
+set -eu
+build=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >"$tmp/install.log" 2>&1 || {
+  cat "$tmp/install.log"; echo "FAIL: meson install"; exit 1; }
+prefix=$(meson introspect "$build" --buildoptions |
+  python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+libdir=$(meson introspect "$build" --buildoptions |
+  python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "libdir"))')
+case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
+plugins=$dest$libdir/gstreamer-1.0
+[ -f "$plugins/libgstssimulacra2cmp.so" ] || { echo "FAIL: no plugin in $plugins"; ls -R "$dest"; exit 1; }
+echo "plugin installed in $plugins"
+
+export GST_PLUGIN_PATH=$plugins GST_REGISTRY=$tmp/registry.bin GST_REGISTRY_FORK=no
+gst-inspect-1.0 ssimulacra2cmp >"$tmp/inspect.log" 2>&1 || {
+  cat "$tmp/inspect.log"; echo "FAIL: gst-inspect-1.0 does not find the installed plugin"; exit 1; }
+grep -q "ref_sink" "$tmp/inspect.log" || { echo "FAIL: gst-inspect-1.0 output without ref_sink"; exit 1; }
+echo "gst-inspect-1.0 finds the installed plugin"
+
+# The installed .pc file: its flags name the prefix's include directory and
+# GStreamer's; the header is then read from the DESTDIR copy of that
+# directory.
+export PKG_CONFIG_PATH=$dest$libdir/pkgconfig
+cflags=" $(pkg-config --cflags --libs ssimulacra2cmp) "
+case $cflags in
+  *" -I$prefix/include "*) ;;
+  *) echo "FAIL: pkg-config --cflags ssimulacra2cmp lacks -I$prefix/include:$cflags"; exit 1 ;;
+esac
+cflags=$(echo "$cflags" | sed "s# -I$prefix/include # -I$dest$prefix/include #")
+cat >"$tmp/read_score.c" <<'C'
+#include <ssimulacra2cmp/ssimulacra2cmp-meta.h>
+#include <stdio.h>
+
+int main(int argc, char **argv) {
+  gst_init(&argc, &argv);
+  /* Loading the plugin registers the meta. */
+  GstElement *e = gst_element_factory_make("ssimulacra2cmp", NULL);
+  if (e == NULL) { puts("FAIL: no ssimulacra2cmp element"); return 1; }
+  GstBuffer *b = gst_buffer_new();
+  gdouble score = 0.0;
+  if (ssimulacra2cmp_buffer_get_score(b, &score, NULL, NULL)) { puts("FAIL: score without meta"); return 1; }
+  GstCustomMeta *m = gst_buffer_add_custom_meta(b, SSIMULACRA2CMP_META_NAME);
+  gst_structure_set(gst_custom_meta_get_structure(m), SSIMULACRA2CMP_META_SCORE, G_TYPE_DOUBLE, 61.25,
+                    SSIMULACRA2CMP_META_FRAME_INDEX, G_TYPE_UINT64, (guint64)7,
+                    SSIMULACRA2CMP_META_DIST_TIMESTAMP, G_TYPE_UINT64, (guint64)40, NULL);
+  guint64 index = 0;
+  GstClockTime dist = 0;
+  if (!ssimulacra2cmp_buffer_get_score(b, &score, &index, &dist) || score != 61.25 || index != 7 ||
+      dist != 40) {
+    puts("FAIL: the header read a different score");
+    return 1;
+  }
+  puts("the installed header reads the score meta");
+  gst_buffer_unref(b);
+  gst_object_unref(e);
+  return 0;
+}
+C
+# shellcheck disable=SC2086  # the flags are words
+cc -o "$tmp/read_score" "$tmp/read_score.c" $cflags ||
+  { echo "FAIL: compiling against the installed header"; exit 1; }
+"$tmp/read_score"
