@@ -3,8 +3,9 @@
 # Test of ssimulacra2cmp-compare (meson test compare_tool). Generates three
 # tiny clips with gst-launch-1.0 and checks: the line formats of text, jsonl
 # and csv output; that a self-comparison scores exactly 100.00000000; the
-# errors for a size mismatch (the element's hint) and a missing file; and,
-# when ../shared/testdata is there, that two PNGs print the canonical score.
+# errors for a size mismatch (the element's hint), a missing file and a
+# 16-bit RGB PNG; an 8-bit PNG's self-comparison; and, when
+# ../shared/testdata is there, that two PNGs print the canonical score.
 # Usage: test_compare.sh PATH/TO/ssimulacra2cmp-compare
 set -u
 compare=$1
@@ -64,6 +65,30 @@ grep -q 'videoscale' "$dir/err.txt" || fail "size mismatch message lacks the vid
 rc=$?
 [ $rc = 2 ] || fail "missing file exited $rc, expected 2"
 grep -q 'missing.mkv": no such file' "$dir/err.txt" || fail "missing file message"
+
+# A 16-bit RGB PNG (which GStreamer 1.22's pngdec mis-decodes) is refused
+# with the reason, and no score is printed; an 8-bit PNG is scored.
+python3 - "$dir/rgb16.png" <<'PY' || fail "could not write rgb16.png"
+import struct, sys, zlib
+w, h = 4, 2
+rows = b"".join(b"\x00" + bytes((7 * i + 3 * y) % 256 for i in range(6 * w)) for y in range(h))
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+ihdr = struct.pack(">IIBBBBB", w, h, 16, 2, 0, 0, 0)  # 16 bits, colour type 2: RGB
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+open(sys.argv[1], "wb").write(png)
+PY
+"$compare" --backend cpu "$dir/rgb16.png" "$dir/rgb16.png" >"$dir/out16.txt" 2>"$dir/err.txt"
+rc=$?
+cat "$dir/err.txt"
+[ $rc = 1 ] || fail "16-bit RGB PNG exited $rc, expected 1"
+grep -q 'is a 16-bit RGB PNG' "$dir/err.txt" || fail "16-bit RGB PNG message"
+[ -s "$dir/out16.txt" ] && fail "a score was printed for a 16-bit RGB PNG"
+gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=RGB,$caps \
+  ! pngenc ! filesink location="$dir/rgb8.png" || fail "could not write rgb8.png"
+"$compare" --backend cpu "$dir/rgb8.png" "$dir/rgb8.png" >"$dir/png8.txt" || fail "8-bit PNG run"
+grep -q '^frame 0 pts 0:00:00\.000 score 100\.00000000$' "$dir/png8.txt" \
+  || { cat "$dir/png8.txt"; fail "8-bit PNG self-comparison is not 100"; }
 
 # Two still images: the canonical score, through pngdec.
 data=${S2C_TESTDATA:-}
