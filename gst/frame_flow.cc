@@ -39,7 +39,7 @@ PadHead HeadOf(GstAggregatorPad* pad, GstBuffer* buffer, int64_t offset) {
   GST_OBJECT_UNLOCK(pad);
   if (sign == 0) return head;
   head.timed = true;
-  head.running_time = (sign > 0 ? static_cast<int64_t>(rt) : -static_cast<int64_t>(rt)) + offset;
+  head.running_time = OffsetRunningTime(sign, rt, offset);
   return head;
 }
 

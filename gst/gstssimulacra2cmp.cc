@@ -13,6 +13,7 @@
 #include "backend_factory.h"
 #include "element_state.h"
 #include "frame_flow.h"
+#include "pairing.h"
 #include "score_meta.h"
 #include "sink_caps.h"
 #ifdef S2C_GST_CUDA
@@ -45,8 +46,11 @@ void UpdateLatency(GstSsimulacra2Cmp* self) {
     latency = gst_util_uint64_scale_int(static_cast<guint64>(frames) * GST_SECOND,
                                         info.fps_d, info.fps_n);
   }
-  if (settings.dist_offset < 0) latency += static_cast<GstClockTime>(-settings.dist_offset);
-  latency += settings.pairing_tolerance;
+  if (settings.dist_offset < 0) {
+    // -dist_offset as an unsigned magnitude (INT64_MIN has no int64 negation).
+    latency = s2c::SaturatingLatency(latency, 0 - static_cast<uint64_t>(settings.dist_offset));
+  }
+  latency = s2c::SaturatingLatency(latency, static_cast<uint64_t>(settings.pairing_tolerance));
   gst_aggregator_set_latency(Agg(self), latency, latency);
 }
 

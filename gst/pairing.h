@@ -37,6 +37,23 @@ enum class PairAction {
 PairAction DecidePairing(const PadHead& ref, const PadHead& dist,
                          int64_t tolerance_ns, bool timeout, bool pass_late);
 
+// Time arithmetic of pairing, saturating instead of wrapping: the
+// properties span all of int64 (dist-offset) and [0, G_MAXINT64]
+// (pairing-tolerance), so running time + offset or +- tolerance can pass
+// the range. A saturated bound compares as it should: nothing is earlier
+// than INT64_MIN or later than INT64_MAX.
+int64_t SaturatingAdd(int64_t a, int64_t b);
+int64_t SaturatingSub(int64_t a, int64_t b);
+
+// A pad's running time (gst_segment_to_running_time_full: sign and
+// magnitude, the magnitude up to 2^64 - 1) plus `offset`, in signed ns.
+int64_t OffsetRunningTime(int sign, uint64_t magnitude, int64_t offset);
+
+// Nanoseconds of latency: a + b for a, b >= 0, at most INT64_MAX (a
+// GstClockTime below GST_CLOCK_TIME_NONE that adds to a running time
+// without wrapping GStreamer's own arithmetic far sooner).
+uint64_t SaturatingLatency(uint64_t a, uint64_t b);
+
 }  // namespace s2c
 
 #endif  // S2C_GST_PAIRING_H_

@@ -270,6 +270,36 @@ GST_START_TEST(test_dist_offset_shifts_pairing) {
 }
 GST_END_TEST;
 
+// The extremes of the pairing properties: no time arithmetic wraps around
+// (with the largest tolerance 1 of 3 pairs used to be scored, the other two
+// frames of each stream counted as unpaired).
+GST_START_TEST(test_extreme_tolerance_and_offset_do_not_wrap) {
+  const RunResult wide = RunPipeline(TwoSources(Source(3, I420(25).c_str()),
+                                                Source(3, I420(25).c_str())),
+                                     {"pairing-tolerance=9223372036854775807"});
+  fail_unless(wide.eos && wide.errors.empty());
+  fail_unless_equals_int(wide.frames.size(), 3);
+  fail_unless_equals_int(wide.summaries.back().ref_unpaired, 0);
+  fail_unless_equals_int(wide.summaries.back().dist_unpaired, 0);
+  // The smallest offset puts every distorted frame at the start of time:
+  // none can pair, and nothing overflows on the way (the latency saturates).
+  const RunResult early = RunPipeline(TwoSources(Source(3, I420(25).c_str()),
+                                                 Source(3, I420(25).c_str())),
+                                      {"dist-offset=-9223372036854775808"});
+  fail_unless(early.eos && early.errors.empty());
+  fail_unless_equals_int(early.frames.size(), 0);
+  fail_unless_equals_int(early.summaries.back().dist_unpaired, 3);
+  fail_unless_equals_int(early.summaries.back().ref_unpaired, 3);
+  // And the largest, every distorted frame at its end.
+  const RunResult late = RunPipeline(TwoSources(Source(3, I420(25).c_str()),
+                                                Source(3, I420(25).c_str())),
+                                     {"dist-offset=9223372036854775807"});
+  fail_unless(late.eos && late.errors.empty());
+  fail_unless_equals_int(late.frames.size(), 0);
+  fail_unless_equals_int(late.summaries.back().ref_unpaired, 3);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_reference_ending_first_drops_the_rest_of_dist) {
   const RunResult r = RunPipeline(TwoSources(Source(5, I420(25).c_str()),
                                              Source(10, I420(25).c_str())));
@@ -591,6 +621,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_meta_survives_videoconvert_and_tee);
   tcase_add_test(tc, test_different_frame_rates_warn_and_pair_matching_times);
   tcase_add_test(tc, test_dist_offset_shifts_pairing);
+  tcase_add_test(tc, test_extreme_tolerance_and_offset_do_not_wrap);
   tcase_add_test(tc, test_reference_ending_first_drops_the_rest_of_dist);
   tcase_add_test(tc, test_distorted_ending_first_passes_reference_unscored);
   tcase_add_test(tc, test_gaps_are_not_frames);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The pairing policy on its own: every branch of DecidePairing.
+#include <cstdint>
 #include <cstdio>
 
 #include "pairing.h"
@@ -35,6 +36,14 @@ void Expect(const char* what, s2c::PairAction got, s2c::PairAction want) {
   }
 }
 
+void ExpectValue(const char* what, int64_t got, int64_t want) {
+  if (got != want) {
+    std::printf("FAIL %s: got %lld, want %lld\n", what, static_cast<long long>(got),
+                static_cast<long long>(want));
+    ++failures;
+  }
+}
+
 constexpr int64_t kTol = 1000000;
 
 }  // namespace
@@ -60,6 +69,30 @@ int main() {
   Expect("deadline with wait policy keeps waiting", DecidePairing(Timed(0), Empty(), kTol, true, false), A::kWait);
   Expect("no reference yet", DecidePairing(Empty(), Timed(0), kTol, true, true), A::kWait);
   Expect("reference ended, distorted still coming", DecidePairing(Eos(), Empty(), kTol, false, true), A::kWait);
+  // The extremes of the properties: no wrap-around (issue 8, item 6).
+  constexpr int64_t kMax = INT64_MAX, kMin = INT64_MIN;
+  Expect("largest tolerance pairs any two times",
+         DecidePairing(Timed(40000000), Timed(0), kMax, false, true), A::kPair);
+  Expect("largest tolerance, far apart", DecidePairing(Timed(kMax), Timed(kMin), kMax, false, true),
+         A::kDistUnpaired);
+  Expect("largest tolerance from the other side",
+         DecidePairing(Timed(kMin), Timed(kMax), kMax, false, true), A::kRefUnpaired);
+  Expect("largest tolerance at the top pairs",
+         DecidePairing(Timed(kMax), Timed(kMax - 5), kMax, false, true), A::kPair);
+  Expect("a late reference at the bottom does not wrap",
+         DecidePairing(Timed(kMin + 3), Timed(kMin), 10, false, true), A::kPair);
+  ExpectValue("add saturates up", s2c::SaturatingAdd(kMax - 1, 5), kMax);
+  ExpectValue("add saturates down", s2c::SaturatingAdd(kMin + 1, -5), kMin);
+  ExpectValue("add in range", s2c::SaturatingAdd(-7, 3), -4);
+  ExpectValue("sub saturates down", s2c::SaturatingSub(kMin + 1, 5), kMin);
+  ExpectValue("sub saturates up", s2c::SaturatingSub(kMax - 1, -5), kMax);
+  ExpectValue("running time + largest offset", s2c::OffsetRunningTime(1, 10, kMax), kMax);
+  ExpectValue("running time + smallest offset", s2c::OffsetRunningTime(1, 10, kMin), kMin + 10);
+  ExpectValue("negative running time + smallest offset", s2c::OffsetRunningTime(-1, 10, kMin), kMin);
+  ExpectValue("magnitude above INT64_MAX", s2c::OffsetRunningTime(1, ~uint64_t{0}, -1), kMax - 1);
+  ExpectValue("latency in range", static_cast<int64_t>(s2c::SaturatingLatency(3, 4)), 7);
+  ExpectValue("latency saturates", static_cast<int64_t>(s2c::SaturatingLatency(5, uint64_t{1} << 63)), kMax);
+  ExpectValue("latency at the top", static_cast<int64_t>(s2c::SaturatingLatency(uint64_t(kMax), 0)), kMax);
   if (failures == 0) std::printf("pairing: all cases pass\n");
   return failures == 0 ? 0 : 1;
 }
