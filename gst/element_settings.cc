@@ -49,6 +49,21 @@ GType LivePolicyGetType() {
   return type;
 }
 
+GType ResultsFailureGetType() {
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+      {static_cast<int>(ResultsFailure::kWarn),
+       "One warning; the summary counts the lines lost", "warn"},
+      {static_cast<int>(ResultsFailure::kError), "An element error: streaming stops",
+       "error"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type,
+                      g_enum_register_static("GstSsimulacra2CmpResultsFailure", values));
+  }
+  return type;
+}
+
 }  // namespace
 
 void InstallElementProperties(GObjectClass* oc) {
@@ -120,6 +135,14 @@ void InstallElementProperties(GObjectClass* oc) {
                         "distorted partner has not arrived by its deadline",
                         LivePolicyGetType(), static_cast<int>(DEFAULT_LIVE_POLICY), flags));
   g_object_class_install_property(
+      oc, PROP_RESULTS_WRITE_FAILURE,
+      g_param_spec_enum("results-write-failure", "Results write failure",
+                        "When a line cannot be written to results-location: warn (one "
+                        "warning, the lost lines counted in the summary's results-lost) "
+                        "or error (stop)",
+                        ResultsFailureGetType(),
+                        static_cast<int>(DEFAULT_RESULTS_WRITE_FAILURE), flags));
+  g_object_class_install_property(
       oc, PROP_LAST_SCORE,
       g_param_spec_double("last-score", "Last score",
                           "Score of the last scored pair (NaN before the first)",
@@ -133,6 +156,7 @@ void InstallElementProperties(GObjectClass* oc) {
   gst_type_mark_as_plugin_api(BackendChoiceGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(ResultsFormatGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(LivePolicyGetType(), static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(ResultsFailureGetType(), static_cast<GstPluginAPIFlags>(0));
 }
 
 bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
@@ -165,6 +189,9 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
     case PROP_LIVE_POLICY:
       s->live_policy = static_cast<LivePolicy>(g_value_get_enum(value));
       return true;
+    case PROP_RESULTS_WRITE_FAILURE:
+      s->results_write_failure = static_cast<ResultsFailure>(g_value_get_enum(value));
+      return true;
     default:
       return false;
   }
@@ -193,6 +220,9 @@ bool GetSettingsProperty(const ElementSettings& s,
       return true;
     case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); return true;
     case PROP_LIVE_POLICY: g_value_set_enum(value, static_cast<int>(s.live_policy)); return true;
+    case PROP_RESULTS_WRITE_FAILURE:
+      g_value_set_enum(value, static_cast<int>(s.results_write_failure));
+      return true;
     default:
       return false;
   }

@@ -17,6 +17,10 @@ namespace s2c {
 
 enum class LivePolicy : int { kPassUnscored = 0, kWait = 1 };
 
+// What a line the results file could not take does: a warning (once; the
+// summary counts the lost lines) or an element error.
+enum class ResultsFailure : int { kWarn = 0, kError = 1 };
+
 enum ElementProperty {
   PROP_0,
   PROP_BACKEND,
@@ -30,6 +34,7 @@ enum ElementProperty {
   PROP_RESULTS_FORMAT,
   PROP_POST_MESSAGES,
   PROP_LIVE_POLICY,
+  PROP_RESULTS_WRITE_FAILURE,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -44,6 +49,7 @@ enum ElementProperty {
 #define DEFAULT_RESULTS_FORMAT s2c::ResultsFormat::kJsonLines
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
+#define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
 
 // The settable properties except results-location, which is kept apart so
 // that copying the settings on each frame never allocates.
@@ -58,6 +64,7 @@ struct ElementSettings {
   ResultsFormat results_format = DEFAULT_RESULTS_FORMAT;
   bool post_messages = DEFAULT_POST_MESSAGES;
   LivePolicy live_policy = DEFAULT_LIVE_POLICY;
+  ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;
 };
 
 // Installs every property of the element, the read-only ones included, and

@@ -51,6 +51,7 @@ struct Results {
   uint64_t ref_unpaired = 0;
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;
+  uint64_t results_lost = 0;
   double last_score = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -75,6 +76,7 @@ struct ElementState {
   bool alarm = false;
   bool warned_dist_ended = false;
   bool warned_rates = false;
+  bool warned_results = false;  // since start: one warning for a failing file
   ResultsWriter writer;
 
   std::mutex results_lock;  // guards `results` against property reads

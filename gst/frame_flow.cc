@@ -124,9 +124,29 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending,
   if (s.post_messages) PostStructure(self, f.ToStructure());
   UpdateAlarm(self, s, f);
   if (p->writer.is_open() && !p->writer.Write(f)) {
-    GST_ELEMENT_WARNING(self, RESOURCE, WRITE,
-                        ("Could not write to the results file."),
-                        ("%s", g_strerror(errno)));
+    const int error = errno;
+    if (s.results_write_failure == ResultsFailure::kError) {
+      GST_ELEMENT_ERROR(self, RESOURCE, WRITE,
+                        ("Could not write frame %" G_GUINT64_FORMAT
+                         " to the results file; stopping (results-write-failure=error).",
+                         f.frame_index),
+                        ("%s", g_strerror(error)));
+      gst_buffer_unref(out);
+      return GST_FLOW_ERROR;
+    }
+    {
+      std::lock_guard<std::mutex> lock(p->results_lock);
+      ++p->results.results_lost;
+    }
+    if (!p->warned_results) {
+      p->warned_results = true;
+      GST_ELEMENT_WARNING(self, RESOURCE, WRITE,
+                          ("Could not write to the results file (from frame %" G_GUINT64_FORMAT
+                           "); scoring goes on, the summary's results-lost counts the lines "
+                           "not written, and this warning is not repeated.",
+                           f.frame_index),
+                          ("%s", g_strerror(error)));
+    }
   }
   return Push(self, out);
 }

@@ -238,6 +238,7 @@ gboolean Start(GstAggregator* agg) {
   p->negotiation_failed = false;
   p->paired_any = false;
   p->warned_rates = false;
+  p->warned_results = false;
   p->format[kRef] = PadFormat();
   p->format[kDist] = PadFormat();
   ResetSegment(p);

@@ -495,6 +495,30 @@ GST_START_TEST(test_threshold_alarm_with_hysteresis) {
 }
 GST_END_TEST;
 
+// A results file that cannot take a line (/dev/full: every flush fails):
+// one warning, scoring goes on and the summary counts the lost lines; with
+// results-write-failure=error, an element error instead.
+GST_START_TEST(test_failing_results_file_warns_once_and_counts) {
+  if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS)) {
+    std::printf("skipped: no /dev/full\n");
+    return;
+  }
+  const std::string two = TwoSources(Source(6, I420(25).c_str()),
+                                     Source(6, I420(25).c_str(), "ball"));
+  const RunResult warn = RunPipeline(two, {"results-location=/dev/full"});
+  fail_unless(warn.eos && warn.errors.empty());
+  fail_unless_equals_int(warn.frames.size(), 6);
+  int file_warnings = 0;
+  for (const std::string& w : warn.warnings) file_warnings += w.find("results file") != std::string::npos;
+  fail_unless_equals_int(file_warnings, 1);
+  fail_unless_equals_uint64(warn.summaries.back().results_lost, 6);
+  const RunResult stop =
+      RunPipeline(two, {"results-location=/dev/full", "results-write-failure=error"});
+  fail_unless(!stop.errors.empty() && Contains(stop.errors, "results file"));
+  fail_unless(stop.frames.size() <= 1);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_results_file_has_one_line_per_frame) {
   gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
   const std::string path = std::string(dir) + "/scores.csv";
@@ -633,6 +657,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_max_in_flight_keeps_order_and_loses_nothing);
   tcase_add_test(tc, test_threshold_alarm_with_hysteresis);
   tcase_add_test(tc, test_results_file_has_one_line_per_frame);
+  tcase_add_test(tc, test_failing_results_file_warns_once_and_counts);
   tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   tcase_add_test(tc, test_latency_covers_a_late_distorted_feed);
