@@ -205,8 +205,9 @@ GstFlowReturn SubmitPair(GstSsimulacra2Cmp* self, const ElementSettings& s,
                             : Status::Ok();
     if (!status.ok()) {
       GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
-                        ("The %s backend could not be set up for %dx%d frames.",
-                         p->backend->name(), rf.desc.width, rf.desc.height),
+                        ("The %s backend could not be set up for %dx%d frames: %s.",
+                         p->backend->name(), rf.desc.width, rf.desc.height,
+                         status.message().c_str()),
                         ("%s", status.message().c_str()));
       flow = GST_FLOW_ERROR;
     }

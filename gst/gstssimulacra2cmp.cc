@@ -77,10 +77,21 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
   s2c::ElementState* p = self->priv;
   PadFormat f;
   if (!gst_video_info_from_caps(&f.info, caps)) {
-    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
-                      ("%s: caps are not raw video; insert a decoder and "
-                       "videoconvert before this pad.", kPadNames[index]),
-                      ("caps: %" GST_PTR_FORMAT, caps));
+    const bool raw = gst_caps_get_size(caps) > 0 &&
+                     gst_structure_has_name(gst_caps_get_structure(caps, 0), "video/x-raw");
+    if (raw) {
+      // GstVideoInfo refuses frames of 2 GiB or more, among others.
+      GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
+                        ("%s: GStreamer cannot describe these raw video caps (a frame of "
+                         "2 GiB or more?); insert videoscale before this pad.",
+                         kPadNames[index]),
+                        ("caps: %" GST_PTR_FORMAT, caps));
+    } else {
+      GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
+                        ("%s: caps are not raw video; insert a decoder and "
+                         "videoconvert before this pad.", kPadNames[index]),
+                        ("caps: %" GST_PTR_FORMAT, caps));
+    }
     p->negotiation_failed = true;
     return FALSE;
   }

@@ -36,6 +36,7 @@ void ForRows(ThreadPool* pool, int height, const F& f) {
 }  // namespace
 
 struct CpuReference::Workspace {
+  static constexpr int kPlanes = 2 * 3 * 5 + 3 + 1;  // the members below
   int width = 0, height = 0;
   HostPlane linear[2][3];       // current scale, linear RGB
   // Next scale while downsampling; swapped with `linear` afterwards, so both
@@ -78,6 +79,11 @@ struct CpuReference::Workspace {
 
 CpuReference::CpuReference(int threads)
     : pool_(new ThreadPool(threads)), ws_(new Workspace) {}
+
+double CpuReference::WorkspaceBytes(int width, int height) {
+  const double pitch = static_cast<double>((static_cast<int64_t>(width) + 15) & ~int64_t{15});
+  return Workspace::kPlanes * pitch * height * sizeof(float);
+}
 CpuReference::~CpuReference() = default;
 int CpuReference::threads() const { return pool_->size(); }
 

@@ -40,6 +40,11 @@ class CpuReference {
 
   int threads() const;
 
+  // Host bytes of the planes Compare keeps for frames of width x height
+  // (34 float planes of the full size, rows padded to 16 floats), as a
+  // double so that no size overflows it.
+  static double WorkspaceBytes(int width, int height);
+
   // Scores `dist` against `ref`. Both frames are in host memory and must
   // have the same size (at least kMinSide on each side); their formats may
   // differ. Buffers are kept between calls of the same size.

@@ -32,6 +32,18 @@ void AssertBits(double got, double want) {
   fail_unless(SameBits(got, want), "score %.17g, expected %.17g", got, want);
 }
 
+// MemAvailable of /proc/meminfo in MiB, 0 where unknown.
+long long AvailableMiB() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  long long kib = 0;
+  while (in >> key >> kib) {
+    if (key == "MemAvailable:") return kib / 1024;
+    in.ignore(64, '\n');
+  }
+  return 0;
+}
+
 bool Contains(const std::vector<std::string>& texts, const char* needle) {
   for (const std::string& t : texts) {
     if (t.find(needle) != std::string::npos) return true;
@@ -519,6 +531,40 @@ GST_START_TEST(test_failing_results_file_warns_once_and_counts) {
 }
 GST_END_TEST;
 
+// Frames whose planes cannot fit in memory: a clear element error naming
+// the size and the memory, before anything is allocated (the buffers here
+// are a few bytes: the backend is configured before a frame is mapped).
+// 30000x30000 is about the largest I420 frame GStreamer describes (2 GiB);
+// the CPU backend needs 122 GB for it.
+GST_START_TEST(test_frames_too_large_for_memory_are_an_error) {
+  if (std::string(s2c_test::TestBackend()) == "cpu" && AvailableMiB() > 125000) {
+    std::printf("skipped: more than 125000 MiB of memory available\n");
+    return;
+  }
+  const std::string caps =
+      "video/x-raw,format=I420,width=30000,height=30000,framerate=25/1";
+  const RunResult r = RunPipeline(
+      "appsrc name=r format=time caps=" + caps + " ! cmp.ref_sink appsrc name=d format=time caps=" +
+          caps + " ! cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out",
+      {}, [](GstElement* pipeline) {
+        for (const char* name : {"r", "d"}) {
+          GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), name);
+          GstBuffer* b = gst_buffer_new_allocate(nullptr, 16, nullptr);
+          GST_BUFFER_PTS(b) = 0;
+          GstFlowReturn flow;
+          g_signal_emit_by_name(src, "push-buffer", b, &flow);
+          g_signal_emit_by_name(src, "end-of-stream", &flow);
+          gst_buffer_unref(b);
+          gst_object_unref(src);
+        }
+      });
+  fail_unless(!r.errors.empty());
+  fail_unless(Contains(r.errors, "30000x30000") && Contains(r.errors, "MiB"),
+              "error: %s", r.errors[0].c_str());
+  fail_unless_equals_int(r.frames.size(), 0);
+}
+GST_END_TEST;
+
 GST_START_TEST(test_results_file_has_one_line_per_frame) {
   gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
   const std::string path = std::string(dir) + "/scores.csv";
@@ -658,6 +704,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_threshold_alarm_with_hysteresis);
   tcase_add_test(tc, test_results_file_has_one_line_per_frame);
   tcase_add_test(tc, test_failing_results_file_warns_once_and_counts);
+  tcase_add_test(tc, test_frames_too_large_for_memory_are_an_error);
   tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   tcase_add_test(tc, test_latency_covers_a_late_distorted_feed);
