@@ -48,9 +48,11 @@ struct CpuReference::Workspace {
   HostPlane sigma12[3];
   HostPlane horizontal;  // output of the horizontal pass of one blur
 
+  // The size is recorded only once every plane has its memory, so that an
+  // allocation that throws (CpuBackend turns std::bad_alloc into an error)
+  // never leaves planes smaller than the size says.
   void Allocate(int w, int h) {
-    width = w;
-    height = h;
+    width = height = 0;
     for (int i = 0; i < 2; ++i) {
       for (int c = 0; c < 3; ++c) {
         linear[i][c].Allocate(w, h);
@@ -62,6 +64,8 @@ struct CpuReference::Workspace {
     }
     for (int c = 0; c < 3; ++c) sigma12[c].Allocate(w, h);
     horizontal.Allocate(w, h);
+    width = w;
+    height = h;
   }
   void ShrinkAll(int w, int h) {
     for (int i = 0; i < 2; ++i) {
