@@ -33,6 +33,7 @@ constexpr char kMean[] = "mean";
 constexpr char kMin[] = "min";
 constexpr char kMax[] = "max";
 constexpr char kHarmonicMean[] = "harmonic-mean";
+constexpr char kPercentileFrames[] = "percentile-frames";
 constexpr char kP1[] = "p1";
 constexpr char kP5[] = "p5";
 constexpr char kP10[] = "p10";
@@ -108,6 +109,7 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kMin, G_TYPE_DOUBLE, scores.min,
                     kMax, G_TYPE_DOUBLE, scores.max,
                     kHarmonicMean, G_TYPE_DOUBLE, scores.harmonic_mean,
+                    kPercentileFrames, G_TYPE_UINT64, guint64{scores.percentile_frames},
                     kP1, G_TYPE_DOUBLE, scores.p1,
                     kP5, G_TYPE_DOUBLE, scores.p5,
                     kP10, G_TYPE_DOUBLE, scores.p10,
@@ -135,6 +137,7 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
          gst_structure_get_double(s, kMin, &v.min) &&
          gst_structure_get_double(s, kMax, &v.max) &&
          gst_structure_get_double(s, kHarmonicMean, &v.harmonic_mean) &&
+         GetU64(s, kPercentileFrames, &v.percentile_frames) &&
          gst_structure_get_double(s, kP1, &v.p1) &&
          gst_structure_get_double(s, kP5, &v.p5) &&
          gst_structure_get_double(s, kP10, &v.p10) &&

@@ -18,34 +18,44 @@ double NearestRank(const std::vector<double>& sorted, int percent) {
 
 }  // namespace
 
+ScoreStats::ScoreStats(size_t window) : window_(window > 0 ? window : 1) {}
+
+void ScoreStats::Add(double score) {
+  if (recent_.size() < window_) {
+    recent_.push_back(score);
+  } else {
+    recent_[oldest_] = score;
+    oldest_ = (oldest_ + 1) % window_;
+  }
+  ++count_;
+  sum_ += score;
+  if (score > 0.0) {
+    inverse_sum_ += 1.0 / score;
+  } else {
+    all_positive_ = false;
+  }
+  min_ = count_ == 1 ? score : std::min(min_, score);
+  max_ = count_ == 1 ? score : std::max(max_, score);
+  const double delta = score - running_mean_;
+  running_mean_ += delta / static_cast<double>(count_);
+  squares_ += delta * (score - running_mean_);
+}
+
+void ScoreStats::Reset() { *this = ScoreStats(window_); }
+
 ScoreSummary ScoreStats::Summarize() const {
   ScoreSummary s;
-  s.frames = scores_.size();
-  if (scores_.empty()) return s;
-  const double n = static_cast<double>(scores_.size());
-  double sum = 0.0;
-  double inverse_sum = 0.0;
-  bool all_positive = true;
-  s.min = scores_[0];
-  s.max = scores_[0];
-  for (double v : scores_) {
-    sum += v;
-    s.min = std::min(s.min, v);
-    s.max = std::max(s.max, v);
-    if (v > 0.0) {
-      inverse_sum += 1.0 / v;
-    } else {
-      all_positive = false;
-    }
-  }
-  s.mean = sum / n;
-  s.harmonic_mean = all_positive ? n / inverse_sum : 0.0;
-  double square_sum = 0.0;
-  for (double v : scores_) square_sum += (v - s.mean) * (v - s.mean);
-  s.stddev = std::sqrt(square_sum / n);
-
-  std::vector<double> sorted(scores_);
+  s.frames = count_;
+  if (count_ == 0) return s;
+  const double n = static_cast<double>(count_);
+  s.mean = sum_ / n;
+  s.min = min_;
+  s.max = max_;
+  s.harmonic_mean = all_positive_ ? n / inverse_sum_ : 0.0;
+  s.stddev = std::sqrt(squares_ / n);
+  std::vector<double> sorted(recent_);
   std::sort(sorted.begin(), sorted.end());
+  s.percentile_frames = sorted.size();
   s.p1 = NearestRank(sorted, 1);
   s.p5 = NearestRank(sorted, 5);
   s.p10 = NearestRank(sorted, 10);

@@ -117,6 +117,29 @@ void TestStatsEdgeCases() {
   for (int i = 0; i < 100; ++i) hundred.Add(i + 0.5);
   const s2c::ScoreSummary h = hundred.Summarize();
   CHECK(h.p1 == 0.5 && h.p5 == 4.5 && h.p25 == 24.5 && h.median == 49.5 && h.p95 == 94.5);
+  // The percentiles cover the last `window` scores, everything else all of
+  // them, in memory bounded by the window: 100,000 scores 0, 1, 2, ...
+  // through a window of 1000.
+  s2c::ScoreStats windowed(1000);
+  s2c::ScoreStats whole(100000);
+  for (int i = 0; i < 100000; ++i) {
+    windowed.Add(i);
+    whole.Add(i);
+  }
+  CHECK(windowed.held() == 1000 && windowed.count() == 100000);
+  const s2c::ScoreSummary w = windowed.Summarize();
+  const s2c::ScoreSummary a = whole.Summarize();
+  CHECK(w.frames == 100000 && w.percentile_frames == 1000 && a.percentile_frames == 100000);
+  CHECK(SameBits(w.mean, a.mean) && w.min == 0.0 && w.max == 99999.0 &&
+        SameBits(w.harmonic_mean, a.harmonic_mean) && SameBits(w.stddev, a.stddev));
+  // The last 1000 are 99000 .. 99999: p1 the 10th smallest, the median the
+  // 500th, p95 the 950th.
+  CHECK(w.p1 == 99009.0 && w.median == 99499.0 && w.p95 == 99949.0);
+  CHECK(a.p1 == 999.0 && a.median == 49999.0);
+  // Population standard deviation of 0 .. n-1: sqrt((n^2 - 1) / 12).
+  CHECK(std::fabs(a.stddev - std::sqrt((1e10 - 1.0) / 12.0)) < 1e-6);
+  windowed.Reset();
+  CHECK(windowed.count() == 0 && windowed.held() == 0 && windowed.Summarize().frames == 0);
   // One score: every percentile is it.
   s2c::ScoreStats one;
   one.Add(42.0);
