@@ -286,26 +286,25 @@ GST_END_TEST;
 // (with the largest tolerance 1 of 3 pairs used to be scored, the other two
 // frames of each stream counted as unpaired).
 GST_START_TEST(test_extreme_tolerance_and_offset_do_not_wrap) {
-  const RunResult wide = RunPipeline(TwoSources(Source(3, I420(25).c_str()),
-                                                Source(3, I420(25).c_str())),
-                                     {"pairing-tolerance=9223372036854775807"});
+  // Three frames on each pad, one property at an extreme.
+  const auto three_pairs = [](const char* property) {
+    return RunPipeline(TwoSources(Source(3, I420(25).c_str()), Source(3, I420(25).c_str())),
+                       {property});
+  };
+  const RunResult wide = three_pairs("pairing-tolerance=9223372036854775807");
   fail_unless(wide.eos && wide.errors.empty());
   fail_unless_equals_int(wide.frames.size(), 3);
   fail_unless_equals_int(wide.summaries.back().ref_unpaired, 0);
   fail_unless_equals_int(wide.summaries.back().dist_unpaired, 0);
   // The smallest offset puts every distorted frame at the start of time:
   // none can pair, and nothing overflows on the way (the latency saturates).
-  const RunResult early = RunPipeline(TwoSources(Source(3, I420(25).c_str()),
-                                                 Source(3, I420(25).c_str())),
-                                      {"dist-offset=-9223372036854775808"});
+  const RunResult early = three_pairs("dist-offset=-9223372036854775808");
   fail_unless(early.eos && early.errors.empty());
   fail_unless_equals_int(early.frames.size(), 0);
   fail_unless_equals_int(early.summaries.back().dist_unpaired, 3);
   fail_unless_equals_int(early.summaries.back().ref_unpaired, 3);
   // And the largest, every distorted frame at its end.
-  const RunResult late = RunPipeline(TwoSources(Source(3, I420(25).c_str()),
-                                                Source(3, I420(25).c_str())),
-                                     {"dist-offset=9223372036854775807"});
+  const RunResult late = three_pairs("dist-offset=9223372036854775807");
   fail_unless(late.eos && late.errors.empty());
   fail_unless_equals_int(late.frames.size(), 0);
   fail_unless_equals_int(late.summaries.back().ref_unpaired, 3);
