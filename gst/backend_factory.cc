@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "backend_factory.h"
 
+#include <cstdlib>
+#include <utility>
+
 #include "cpu_backend.h"
+#include "delayed_backend.h"
 #ifdef S2C_GST_CUDA
 #include "cuda_resources.h"
 #endif
@@ -23,13 +27,8 @@ Status MakeCuda(GstElement* element, int device_id, int max_in_flight,
 #endif
 }
 
-}  // namespace
-
-Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, BackendSelection* out) {
-  out->backend.reset();
-  out->is_cuda = false;
-  out->fallback_reason.clear();
+Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
+                      int max_in_flight, BackendSelection* out) {
   if (choice != BackendChoice::kCpu) {
     Status cuda = MakeCuda(element, device_id, max_in_flight, &out->backend);
     if (cuda.ok()) {
@@ -44,6 +43,22 @@ Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
     return Status(StatusCode::kInternal, "could not create the CPU backend");
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
+                     int max_in_flight, BackendSelection* out) {
+  out->backend.reset();
+  out->is_cuda = false;
+  out->fallback_reason.clear();
+  const Status status = SelectByChoice(element, choice, device_id, max_in_flight, out);
+  // Debugging only (docs/element.md): a backend slower than real time.
+  const char* delay = std::getenv("S2C_DEBUG_PAIR_DELAY_MS");
+  if (status.ok() && delay != nullptr && *delay != '\0') {
+    out->backend = WithPairDelay(std::move(out->backend), g_ascii_strtod(delay, nullptr));
+  }
+  return status;
 }
 
 }  // namespace s2c

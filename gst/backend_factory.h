@@ -18,7 +18,7 @@ enum class BackendChoice : int { kAuto = 0, kCpu = 1, kCuda = 2 };
 
 struct BackendSelection {
   std::unique_ptr<Backend> backend;
-  bool is_cuda = false;  // asynchronous, reads CUDA memory in place
+  bool is_cuda = false;  // reads CUDA memory in place
   // Set when auto fell back to the CPU: why CUDA was not used.
   std::string fallback_reason;
 };

@@ -84,8 +84,9 @@ void InstallElementProperties(GObjectClass* oc) {
   g_object_class_install_property(
       oc, PROP_MAX_IN_FLIGHT,
       g_param_spec_uint("max-in-flight", "Max in flight",
-                        "Frame pairs queued on the GPU before the element waits for the "
-                        "oldest; the reported latency is (max-in-flight - 1) frames",
+                        "Frame pairs on the backend at once; then the element waits for "
+                        "the oldest (live with pass-unscored: skips the new pair). The "
+                        "reported latency is (max-in-flight - 1) frames",
                         1, 64, DEFAULT_MAX_IN_FLIGHT, flags));
   g_object_class_install_property(
       oc, PROP_DIST_OFFSET,

@@ -24,6 +24,7 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
   m.ref_unpaired = p->results.ref_unpaired;
   m.dist_unpaired = p->results.dist_unpaired;
   m.ref_late = p->results.ref_late;
+  m.ref_skipped = p->results.ref_skipped;
   m.results_lost = p->results.results_lost;
   return m;
 }

@@ -25,15 +25,24 @@
 
 namespace s2c {
 
-// One reference buffer on its way out, in output order. A submitted one
-// holds both frames mapped until the backend returns its score.
+// What becomes of one reference buffer on its way out (output_queue.h).
+enum class PairState {
+  kUnscored,  // leaves as it is: unpaired, late, skipped
+  kWaiting,   // paired, waiting for room on the backend
+  kScoring,   // on the backend, both frames mapped until its result is collected
+  kScored,    // its score is in `frame`, waiting for its turn to leave
+};
+
+// One reference buffer on its way out, in output order.
 struct Pending {
+  PairState state = PairState::kUnscored;
   GstBuffer* ref = nullptr;
-  bool submitted = false;
-  GstVideoFrame ref_frame = {};
-  GstVideoFrame dist_frame = {};
+  GstBuffer* dist = nullptr;  // kWaiting: the partner, not mapped yet
+  GstVideoFrame ref_frame = {};   // kScoring
+  GstVideoFrame dist_frame = {};  // kScoring
   uint64_t tag = 0;
-  FrameMessage frame;
+  GstClockTime started_at = GST_CLOCK_TIME_NONE;  // live: running time at submission
+  FrameMessage frame;  // what the frame message will say (the score once kScored)
 };
 
 enum PadIndex { kRef = 0, kDist = 1 };
@@ -51,6 +60,7 @@ struct Results {
   uint64_t ref_unpaired = 0;
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;
+  uint64_t ref_skipped = 0;
   uint64_t results_lost = 0;
   double last_score = std::numeric_limits<double>::quiet_NaN();
 };
@@ -71,6 +81,18 @@ struct ElementState {
   bool negotiation_failed = false;
   bool paired_any = false;  // since start
   std::deque<Pending> pending;
+  // Live: pairs whose reference went out unscored at its deadline while the
+  // backend was still scoring them. Older than every pair in `pending`;
+  // their frames stay mapped until the backend is done with them.
+  std::deque<Pending> abandoned;
+  // The aggregator's latency as the streaming path last read it (NONE: not
+  // live), for get_next_time, which runs under the lock that reading takes.
+  GstClockTime live_latency = GST_CLOCK_TIME_NONE;
+  // Live: the backend's recent time per pair (0 until a first result) and
+  // the running time of the last result, for starting only pairs that can
+  // be scored in time (output_queue.cc).
+  GstClockTime pair_time = 0;
+  GstClockTime last_result_at = GST_CLOCK_TIME_NONE;
   uint64_t next_tag = 0;
   uint64_t frame_index = 0;
   bool alarm = false;

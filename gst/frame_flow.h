@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element's streaming path (frame_flow.cc): pairing, scoring, and the
-// reference buffers sent out in order with their scores.
+// The element's streaming path (frame_flow.cc): pairing, and handing pairs
+// to the output queue (output_queue.h).
 #ifndef S2C_GST_FRAME_FLOW_H_
 #define S2C_GST_FRAME_FLOW_H_
 
@@ -11,14 +11,6 @@ namespace s2c {
 // GstAggregator's aggregate and get_next_time.
 GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout);
 GstClockTime GetNextTime(GstAggregator* agg);
-
-// Sends out the pending buffers whose turn has come, in order, waiting for
-// the backend while more than `keep` pairs are on it (0: all of them).
-GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep);
-
-// Waits for every pair in flight and drops the results and buffers (flush,
-// stop).
-void DropPending(ElementState* p);
 
 bool SameSize(const PadFormat& a, const PadFormat& b);
 

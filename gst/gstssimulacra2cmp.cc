@@ -13,6 +13,7 @@
 #include "backend_factory.h"
 #include "element_state.h"
 #include "frame_flow.h"
+#include "output_queue.h"
 #include "pairing.h"
 #include "score_meta.h"
 #include "sink_caps.h"
@@ -32,7 +33,7 @@ namespace {
 
 const char* const kPadNames[2] = {"ref_sink", "dist_sink"};
 
-// Latency: the frames queued on the GPU, plus how long a reference frame may
+// Latency: the frames queued on the backend, plus how long a reference frame may
 // wait for its partner: a negative dist-offset (the distorted feed runs late)
 // and the pairing tolerance. Without the wait, a live pipeline's deadline
 // would pass every reference frame on before its partner arrives.
@@ -41,7 +42,7 @@ void UpdateLatency(GstSsimulacra2Cmp* self) {
   const s2c::ElementSettings settings = ReadSettings(self);
   const GstVideoInfo& info = p->format[kRef].info;
   GstClockTime latency = 0;
-  if (p->backend_is_cuda && p->format[kRef].known && info.fps_n > 0) {
+  if (p->format[kRef].known && info.fps_n > 0) {
     const int frames = settings.max_in_flight - 1;
     latency = gst_util_uint64_scale_int(static_cast<guint64>(frames) * GST_SECOND,
                                         info.fps_d, info.fps_n);
@@ -250,6 +251,9 @@ gboolean Start(GstAggregator* agg) {
   p->paired_any = false;
   p->warned_rates = false;
   p->warned_results = false;
+  p->live_latency = GST_CLOCK_TIME_NONE;
+  p->pair_time = 0;
+  p->last_result_at = GST_CLOCK_TIME_NONE;
   p->format[kRef] = PadFormat();
   p->format[kDist] = PadFormat();
   ResetSegment(p);

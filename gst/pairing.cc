@@ -8,7 +8,9 @@ PairAction DecidePairing(const PadHead& ref, const PadHead& dist,
   if (!ref.has_buffer) {
     if (!ref.eos) return PairAction::kWait;
     if (dist.has_buffer) return PairAction::kDistUnpaired;
-    return dist.eos ? PairAction::kDone : PairAction::kWait;
+    // Live, the reference has ended and the distorted feed has nothing at
+    // the deadline: whatever it sends later could only go unpaired.
+    return dist.eos || (timeout && pass_late) ? PairAction::kDone : PairAction::kWait;
   }
   if (!dist.has_buffer) {
     if (dist.eos) return PairAction::kRefUnpaired;

@@ -33,7 +33,9 @@ enum class PairAction {
 // more than the tolerance means the reference has none. The reference pairs
 // with the earliest distorted frame within the tolerance. `timeout` is the
 // live-pipeline deadline: a reference still waiting for its partner then goes
-// out unscored when `pass_late` is set, instead of stalling the video.
+// out unscored when `pass_late` is set, instead of stalling the video; and
+// once the reference has ended, a distorted feed with nothing queued at the
+// deadline ends the stream.
 PairAction DecidePairing(const PadHead& ref, const PadHead& dist,
                          int64_t tolerance_ns, bool timeout, bool pass_late);
 

@@ -28,6 +28,7 @@ constexpr char kFramesScored[] = "frames-scored";
 constexpr char kRefUnpaired[] = "ref-unpaired";
 constexpr char kDistUnpaired[] = "dist-unpaired";
 constexpr char kRefLate[] = "ref-late";
+constexpr char kRefSkipped[] = "ref-skipped";
 constexpr char kResultsLost[] = "results-lost";
 constexpr char kMean[] = "mean";
 constexpr char kMin[] = "min";
@@ -104,6 +105,7 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kRefUnpaired, G_TYPE_UINT64, guint64{ref_unpaired},
                     kDistUnpaired, G_TYPE_UINT64, guint64{dist_unpaired},
                     kRefLate, G_TYPE_UINT64, guint64{ref_late},
+                    kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
                     kResultsLost, G_TYPE_UINT64, guint64{results_lost},
                     kMean, G_TYPE_DOUBLE, scores.mean,
                     kMin, G_TYPE_DOUBLE, scores.min,
@@ -132,6 +134,7 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
          GetU64(s, kRefUnpaired, &out->ref_unpaired) &&
          GetU64(s, kDistUnpaired, &out->dist_unpaired) &&
          GetU64(s, kRefLate, &out->ref_late) &&
+         GetU64(s, kRefSkipped, &out->ref_skipped) &&
          GetU64(s, kResultsLost, &out->results_lost) &&
          gst_structure_get_double(s, kMean, &v.mean) &&
          gst_structure_get_double(s, kMin, &v.min) &&

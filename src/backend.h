@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The interface every backend (CPU reference, CUDA) offers to the element and
 // the tools: pairs are submitted in order and their results collected in the
-// same order. A backend that computes synchronously (the CPU) has its result
-// ready when Submit returns; the CUDA backend enqueues and returns at once.
+// same order. Both backends are asynchronous: Submit checks and enqueues a
+// pair and returns at once; the CPU backend scores on its own worker thread,
+// the CUDA backend on a stream.
 #ifndef S2C_BACKEND_H_
 #define S2C_BACKEND_H_
 

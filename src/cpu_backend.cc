@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "cpu_backend.h"
 
+#include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 
 #include "cpu_reference.h"
 #include "frontend.h"
@@ -32,29 +35,49 @@ double AvailableHostBytes() {
 
 std::string MiB(double bytes) { return std::to_string(static_cast<long long>(bytes / 1048576.0)); }
 
+std::string SizeText(int width, int height) {
+  return std::to_string(width) + "x" + std::to_string(height);
+}
+
+// Pairs are scored one at a time, in order, by a worker thread that owns
+// the CpuReference (whose pool spreads each pair over the cores). Submit
+// only checks and queues, so the caller (the element's streaming thread)
+// never waits for a score unless it asks to.
 class CpuBackend : public Backend {
  public:
-  explicit CpuBackend(int threads) : reference_(threads) {}
+  explicit CpuBackend(int threads) : reference_(threads), worker_([this] { Work(); }) {}
+
+  ~CpuBackend() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    queued_cv_.notify_all();
+    worker_.join();
+  }
 
   const char* name() const override { return "cpu"; }
 
   // Refuses a size whose planes do not fit in the memory available now,
-  // before anything is allocated (Compare allocates at the first pair).
+  // before anything is allocated (the worker allocates at the first pair).
+  // Called with nothing in flight.
   Status Configure(int width, int height) override {
     S2C_RETURN_IF_ERROR(CheckFrameSize(width, height));
     const double needed = CpuReference::WorkspaceBytes(width, height);
     const double available = AvailableHostBytes();
     if (available >= 0.0 && needed > available) {
       return Status(StatusCode::kOutOfMemory,
-                    "frames of " + std::to_string(width) + "x" + std::to_string(height) +
-                        " need " + MiB(needed) + " MiB of host memory for the CPU backend " +
-                        "but only " + MiB(available) + " MiB are available");
+                    "frames of " + SizeText(width, height) + " need " + MiB(needed) +
+                        " MiB of host memory for the CPU backend but only " +
+                        MiB(available) + " MiB are available");
     }
     width_ = width;
     height_ = height;
     return Status::Ok();
   }
 
+  // Everything Compare would refuse is refused here, so a queued pair can
+  // fail only for want of memory.
   Status Submit(const FrameView& ref, const FrameView& dist, MemoryKind memory,
                 uint64_t tag) override {
     if (memory != MemoryKind::kHost) {
@@ -64,50 +87,103 @@ class CpuBackend : public Backend {
       return InvalidArgument("Submit before Configure: no frame size set");
     }
     if (ref.desc.width != width_ || ref.desc.height != height_) {
-      return InvalidArgument(
-          "frame size " + std::to_string(ref.desc.width) + "x" +
-          std::to_string(ref.desc.height) + " differs from the configured " +
-          std::to_string(width_) + "x" + std::to_string(height_));
+      return InvalidArgument("frame size " + SizeText(ref.desc.width, ref.desc.height) +
+                             " differs from the configured " + SizeText(width_, height_));
     }
-    Done done;
-    done.tag = tag;
-    // Memory can still run out after Configure's check (other processes):
-    // an error for this pair, never an exception through the element.
-    try {
-      S2C_RETURN_IF_ERROR(reference_.Compare(ref, dist, &done.result));
-      done_.push_back(done);
-    } catch (const std::bad_alloc&) {
-      return Status(StatusCode::kOutOfMemory,
-                    "out of host memory scoring a " + std::to_string(width_) + "x" +
-                        std::to_string(height_) + " pair (" +
-                        MiB(CpuReference::WorkspaceBytes(width_, height_)) + " MiB of planes)");
+    FrameLayout layout[2];
+    S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      Pair pair;
+      pair.ref = ref;
+      pair.dist = dist;
+      pair.tag = tag;
+      queued_.push_back(pair);
+      ++in_flight_;
     }
+    queued_cv_.notify_one();
     return Status::Ok();
   }
 
-  int InFlight() const override { return static_cast<int>(done_.size()); }
+  int InFlight() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return in_flight_;
+  }
 
-  Status CollectOldest(bool /*wait*/, bool* ready, uint64_t* tag,
-                       Result* out) override {
-    if (done_.empty()) {
+  Status CollectOldest(bool wait, bool* ready, uint64_t* tag, Result* out) override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (in_flight_ == 0) {
       *ready = false;
       return Status(StatusCode::kInternal, "no pair in flight");
     }
-    *ready = true;
-    *tag = done_.front().tag;
-    *out = done_.front().result;
+    if (wait) done_cv_.wait(lock, [this] { return !done_.empty(); });
+    if (done_.empty()) {
+      *ready = false;
+      return Status::Ok();
+    }
+    Done done = done_.front();
     done_.pop_front();
+    --in_flight_;
+    *ready = true;
+    *tag = done.tag;
+    if (!done.status.ok()) return done.status;
+    *out = done.result;
     return Status::Ok();
   }
 
  private:
+  struct Pair {
+    FrameView ref, dist;
+    uint64_t tag = 0;
+  };
   struct Done {
-    uint64_t tag;
+    uint64_t tag = 0;
+    Status status;
     Result result;
   };
-  CpuReference reference_;
+
+  void Work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      queued_cv_.wait(lock, [this] { return stopping_ || !queued_.empty(); });
+      if (queued_.empty()) return;  // stopping, nothing left to score
+      const Pair pair = queued_.front();
+      queued_.pop_front();
+      lock.unlock();
+      Done done;
+      done.tag = pair.tag;
+      done.status = Score(pair, &done.result);
+      lock.lock();
+      done_.push_back(done);
+      done_cv_.notify_all();
+    }
+  }
+
+  // Memory can still run out after Configure's check (other processes):
+  // an error for this pair, never an exception through the element.
+  Status Score(const Pair& pair, Result* out) {
+    try {
+      return reference_.Compare(pair.ref, pair.dist, out);
+    } catch (const std::bad_alloc&) {
+      return Status(StatusCode::kOutOfMemory,
+                    "out of host memory scoring a " +
+                        SizeText(pair.ref.desc.width, pair.ref.desc.height) + " pair (" +
+                        MiB(CpuReference::WorkspaceBytes(pair.ref.desc.width,
+                                                         pair.ref.desc.height)) +
+                        " MiB of planes)");
+    }
+  }
+
+  CpuReference reference_;  // the worker's alone
+  int width_ = 0, height_ = 0;  // the caller's alone
+
+  mutable std::mutex mutex_;  // guards what follows
+  std::condition_variable queued_cv_, done_cv_;
+  std::deque<Pair> queued_;
   std::deque<Done> done_;
-  int width_ = 0, height_ = 0;
+  int in_flight_ = 0;  // submitted and not yet collected
+  bool stopping_ = false;
+  std::thread worker_;  // last: starts once everything above exists
 };
 
 }  // namespace

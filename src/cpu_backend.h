@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CPU reference behind the Backend interface: Submit computes the pair at
-// once (on all the pool's threads) and queues its result for CollectOldest.
+// The CPU reference behind the Backend interface: Submit checks and queues a
+// pair, a worker thread scores the pairs in order (each on all the pool's
+// threads), and CollectOldest hands the results back.
 #ifndef S2C_CPU_BACKEND_H_
 #define S2C_CPU_BACKEND_H_
 

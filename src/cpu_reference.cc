@@ -143,16 +143,7 @@ void Blur(ThreadPool* pool, const RecursiveGaussian& rg, const In& in,
 Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
                              Result* out, PlaneObserver* observer) {
   FrameLayout layout[2];
-  S2C_RETURN_IF_ERROR(DescribeFrame(ref, &layout[0]));
-  S2C_RETURN_IF_ERROR(DescribeFrame(dist, &layout[1]));
-  if (ref.desc.width != dist.desc.width ||
-      ref.desc.height != dist.desc.height) {
-    return InvalidArgument(
-        "frame sizes differ: reference " + std::to_string(ref.desc.width) +
-        "x" + std::to_string(ref.desc.height) + ", distorted " +
-        std::to_string(dist.desc.width) + "x" +
-        std::to_string(dist.desc.height));
-  }
+  S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
   Workspace& ws = *ws_;
   int w = ref.desc.width, h = ref.desc.height;
   if (ws.width != w || ws.height != h) ws.Allocate(w, h);

@@ -247,6 +247,17 @@ Status DescribeFrame(const FrameView& view, FrameLayout* out) {
   return Status::Ok();
 }
 
+Status CheckFramePair(const FrameView& ref, const FrameView& dist, FrameLayout layout[2]) {
+  S2C_RETURN_IF_ERROR(DescribeFrame(ref, &layout[0]));
+  S2C_RETURN_IF_ERROR(DescribeFrame(dist, &layout[1]));
+  if (ref.desc.width != dist.desc.width || ref.desc.height != dist.desc.height) {
+    return InvalidArgument("frame sizes differ: reference " +
+                           SizeText(ref.desc.width, ref.desc.height) + ", distorted " +
+                           SizeText(dist.desc.width, dist.desc.height));
+  }
+  return Status::Ok();
+}
+
 Status WriteRgbPrimePfm(const FrameView& view, const char* path) {
   FrameLayout l;
   S2C_RETURN_IF_ERROR(DescribeFrame(view, &l));

@@ -90,6 +90,10 @@ Status DescribeFormat(const FrameDesc& desc, FrameLayout* out);
 // of device memory are checked the same way.
 Status DescribeFrame(const FrameView& view, FrameLayout* out);
 
+// DescribeFrame of both frames (into layout[0] and layout[1]), plus: they
+// have the same size. What the CPU backend checks before it accepts a pair.
+Status CheckFramePair(const FrameView& ref, const FrameView& dist, FrameLayout layout[2]);
+
 // Debug hook: writes the front end's R'G'B' of a host frame, the exact
 // floats layer 1 receives before sRGB-to-linear, as a colour PFM
 // (little-endian, scale -1.0, rows bottom to top).

@@ -81,6 +81,10 @@ Harnesses MakeHarnesses(const std::vector<std::string>& props,
   GstElement* element = gst_element_factory_make("ssimulacra2cmp", nullptr);
   fail_unless(element != nullptr, "ssimulacra2cmp not found: is GST_PLUGIN_PATH set?");
   gst_util_set_object_arg(G_OBJECT(element), "backend", s2c_test::TestBackend());
+  // GstHarness reports a live source, and the frames pushed here carry no
+  // real-time schedule: these tests are about what becomes of every pair,
+  // so they wait for scores (test_live.cc covers the live deadline).
+  gst_util_set_object_arg(G_OBJECT(element), "live-policy", "wait");
   for (const std::string& prop : props) {
     const size_t eq = prop.find('=');
     gst_util_set_object_arg(G_OBJECT(element), prop.substr(0, eq).c_str(),

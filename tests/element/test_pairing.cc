@@ -69,6 +69,10 @@ int main() {
   Expect("deadline with wait policy keeps waiting", DecidePairing(Timed(0), Empty(), kTol, true, false), A::kWait);
   Expect("no reference yet", DecidePairing(Empty(), Timed(0), kTol, true, true), A::kWait);
   Expect("reference ended, distorted still coming", DecidePairing(Eos(), Empty(), kTol, false, true), A::kWait);
+  Expect("live: reference ended, nothing from distorted at the deadline",
+         DecidePairing(Eos(), Empty(), kTol, true, true), A::kDone);
+  Expect("reference ended, wait policy keeps waiting for distorted",
+         DecidePairing(Eos(), Empty(), kTol, true, false), A::kWait);
   // The extremes of the properties: no wrap-around (issue 8, item 6).
   constexpr int64_t kMax = INT64_MAX, kMin = INT64_MIN;
   Expect("largest tolerance pairs any two times",

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "output_queue.h"
+
+#include <algorithm>
+#include <cerrno>
+
+#include "pairing.h"
+#include "score_meta.h"
+#ifdef S2C_GST_CUDA
+#include <gst/cuda/gstcudamemory.h>
+
+#include "cuda_resources.h"
+#endif
+
+namespace s2c {
+namespace {
+
+// How often the aggregator looks for results while the backend has pairs
+// in a live pipeline: results are picked up, and room for new pairs seen,
+// within this of being ready.
+constexpr GstClockTime kResultPoll = 2 * GST_MSECOND;
+
+// The live deadline of a reference frame: its running time plus the
+// aggregator's latency (upstream's and the element's), the moment
+// GstAggregator's own timeout uses. Active only in a live pipeline with
+// live-policy=pass-unscored; otherwise nothing is ever past its deadline.
+struct Deadline {
+  bool active = false;
+  GstClockTime now = 0;  // the clock's running time
+  GstClockTime latency = 0;
+
+  bool Passed(GstClockTime running_time) const {
+    return active && GST_CLOCK_TIME_IS_VALID(running_time) &&
+           now >= SaturatingLatency(running_time, latency);
+  }
+  // Whether `work` more of backend time would still end by the deadline.
+  bool InTime(GstClockTime running_time, GstClockTime work) const {
+    return !active || !GST_CLOCK_TIME_IS_VALID(running_time) ||
+           SaturatingLatency(now, work) <= SaturatingLatency(running_time, latency);
+  }
+  // Whether a reference may leave now. Live, every reference leaves at its
+  // deadline and not before: the sink would block the streaming thread
+  // until then, and no pair could be started meanwhile.
+  bool Due(GstClockTime running_time) const {
+    return !active || !GST_CLOCK_TIME_IS_VALID(running_time) || Passed(running_time);
+  }
+};
+
+// `latency` NONE: not live.
+Deadline DeadlineWith(GstSsimulacra2Cmp* self, GstClockTime latency) {
+  Deadline d;
+  if (ReadSettings(self).live_policy != LivePolicy::kPassUnscored) return d;
+  if (!GST_CLOCK_TIME_IS_VALID(latency)) return d;
+  GstClock* clock = gst_element_get_clock(GST_ELEMENT(self));
+  if (clock == nullptr) return d;
+  const GstClockTime now = gst_clock_get_time(clock);
+  gst_object_unref(clock);
+  const GstClockTime base = gst_element_get_base_time(GST_ELEMENT(self));
+  d.active = true;
+  d.now = now > base ? now - base : 0;
+  d.latency = latency;
+  return d;
+}
+
+// Reads the aggregator's latency (which takes its source lock, so never
+// from get_next_time) and keeps it for QueueNextTime.
+Deadline DeadlineNow(GstSsimulacra2Cmp* self) {
+  self->priv->live_latency = gst_aggregator_get_latency(Agg(self));
+  return DeadlineWith(self, self->priv->live_latency);
+}
+
+GstFlowReturn Push(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
+  GstAggregator* agg = Agg(self);
+  if (GST_BUFFER_PTS_IS_VALID(buffer)) {
+    // The live deadline of the next reference frame is measured from here
+    // (gst_aggregator_simple_get_next_time semantics).
+    GstClockTime end = GST_BUFFER_PTS(buffer);
+    if (GST_BUFFER_DURATION_IS_VALID(buffer)) end += GST_BUFFER_DURATION(buffer);
+    GST_OBJECT_LOCK(self);
+    GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = end;
+    GST_OBJECT_UNLOCK(self);
+  }
+  return gst_aggregator_finish_buffer(agg, buffer);
+}
+
+void UnmapPending(Pending* p) {
+  if (p->state != PairState::kScoring) return;
+  // Unmapping drops the mapped frames' references; the distorted buffer's
+  // was its last one.
+  gst_video_frame_unmap(&p->ref_frame);
+  gst_video_frame_unmap(&p->dist_frame);
+  p->state = PairState::kUnscored;
+}
+
+void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
+                 const FrameMessage& f) {
+  ElementState* p = self->priv;
+  const bool raise = !p->alarm && f.score < s.threshold;
+  const bool clear = p->alarm && f.score >= s.threshold + s.threshold_hysteresis;
+  if (!raise && !clear) return;
+  p->alarm = raise;
+  ThresholdMessage m;
+  m.cleared = clear;
+  m.score = f.score;
+  m.threshold = s.threshold;
+  m.frame_index = f.frame_index;
+  m.timestamp = f.timestamp;
+  m.running_time = f.running_time;
+  PostStructure(self, m.ToStructure());
+}
+
+// A scored pair leaves: meta on the reference buffer, statistics, message,
+// results line, then the buffer itself.
+GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
+  ElementState* p = self->priv;
+  const ElementSettings s = ReadSettings(self);
+  const double score = pending->frame.score;
+  FrameMessage f = pending->frame;
+  f.frame_index = p->frame_index++;
+  {
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    p->results.stats.Add(score);
+    p->results.last_score = score;
+  }
+  GstBuffer* out = gst_buffer_make_writable(pending->ref);
+  pending->ref = nullptr;
+  ScoreMeta meta;
+  meta.score = score;
+  meta.frame_index = f.frame_index;
+  meta.dist_timestamp = f.dist_timestamp;
+  AddScoreMeta(out, meta);
+  if (s.post_messages) PostStructure(self, f.ToStructure());
+  UpdateAlarm(self, s, f);
+  if (p->writer.is_open() && !p->writer.Write(f)) {
+    const int error = errno;
+    if (s.results_write_failure == ResultsFailure::kError) {
+      GST_ELEMENT_ERROR(self, RESOURCE, WRITE,
+                        ("Could not write frame %" G_GUINT64_FORMAT
+                         " to the results file; stopping (results-write-failure=error).",
+                         f.frame_index),
+                        ("%s", g_strerror(error)));
+      gst_buffer_unref(out);
+      return GST_FLOW_ERROR;
+    }
+    {
+      std::lock_guard<std::mutex> lock(p->results_lock);
+      ++p->results.results_lost;
+    }
+    if (!p->warned_results) {
+      p->warned_results = true;
+      GST_ELEMENT_WARNING(self, RESOURCE, WRITE,
+                          ("Could not write to the results file (from frame %" G_GUINT64_FORMAT
+                           "); scoring goes on, the summary's results-lost counts the lines "
+                           "not written, and this warning is not repeated.",
+                           f.frame_index),
+                          ("%s", g_strerror(error)));
+    }
+  }
+  return Push(self, out);
+}
+
+void CountSkipped(ElementState* p) {
+  std::lock_guard<std::mutex> lock(p->results_lock);
+  ++p->results.ref_skipped;
+}
+
+// The front's deadline has passed before its score: its reference leaves
+// now, unscored. A pair still on the backend moves to `abandoned` until the
+// backend is done with its frames (the mapped frames keep their own buffer
+// references); a waiting one is dropped.
+GstFlowReturn SkipFront(GstSsimulacra2Cmp* self) {
+  ElementState* p = self->priv;
+  Pending& front = p->pending.front();
+  CountSkipped(p);
+  GstBuffer* ref = front.ref;
+  front.ref = nullptr;
+  if (front.state == PairState::kScoring) {
+    p->abandoned.push_back(front);
+  } else {
+    gst_clear_buffer(&front.dist);
+  }
+  p->pending.pop_front();
+  return Push(self, ref);
+}
+
+// Collects the abandoned pairs the backend has finished (all of them with
+// `wait`), throwing their results away. They are its oldest pairs.
+Status CollectAbandoned(ElementState* p, bool wait) {
+  while (!p->abandoned.empty()) {
+    bool ready = false;
+    uint64_t tag = 0;
+    Result dropped;
+    const Status status = p->backend->CollectOldest(wait, &ready, &tag, &dropped);
+    if (status.ok() && !ready) return status;
+    UnmapPending(&p->abandoned.front());
+    p->abandoned.pop_front();
+    if (!status.ok()) return status;
+  }
+  return Status::Ok();
+}
+
+// Collects the result of `pending`, the backend's oldest pair once the
+// abandoned ones are collected (waiting for all of them with `wait`). A
+// score is kept in the entry (kScored) and its frames are released. On a
+// failure the pair is gone from the backend: its frames are released too.
+Status CollectInto(ElementState* p, Pending* pending, bool wait, bool* ready) {
+  *ready = false;
+  S2C_RETURN_IF_ERROR(CollectAbandoned(p, wait));
+  if (!p->abandoned.empty()) return Status::Ok();
+  uint64_t tag = 0;
+  Result result;
+  const Status status = p->backend->CollectOldest(wait, ready, &tag, &result);
+  if (!status.ok()) {
+    UnmapPending(pending);
+    return status;
+  }
+  if (!*ready) return status;
+  g_assert(tag == pending->tag);
+  UnmapPending(pending);
+  pending->state = PairState::kScored;
+  pending->frame.score = result.score;
+  return status;
+}
+
+// Collects every result the backend has ready, in order, without waiting:
+// a finished pair frees its place on the backend at once, even while its
+// reference waits for its turn to leave.
+// Live, each result also updates the estimate of the backend's time per
+// pair (from the later of the pair's start and the previous result to
+// this one), which QueueNextTime's poll keeps within a few ms.
+Status CollectFinished(ElementState* p, const Deadline& deadline) {
+  S2C_RETURN_IF_ERROR(CollectAbandoned(p, false));
+  for (Pending& pending : p->pending) {
+    if (pending.state != PairState::kScoring) continue;
+    bool ready = false;
+    S2C_RETURN_IF_ERROR(CollectInto(p, &pending, false, &ready));
+    if (!ready) break;
+    if (!deadline.active || !GST_CLOCK_TIME_IS_VALID(pending.started_at)) continue;
+    GstClockTime start = pending.started_at;
+    if (GST_CLOCK_TIME_IS_VALID(p->last_result_at)) start = std::max(start, p->last_result_at);
+    const GstClockTime sample = deadline.now > start ? deadline.now - start : 0;
+    p->pair_time = p->pair_time == 0 ? sample : (7 * p->pair_time + sample) / 8;
+    p->last_result_at = deadline.now;
+  }
+  return Status::Ok();
+}
+
+bool ReadableInPlace(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
+#ifdef S2C_GST_CUDA
+  return IsReadableInPlace(GST_ELEMENT(self), buffer);
+#else
+  (void)self;
+  (void)buffer;
+  return false;
+#endif
+}
+
+bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
+              bool device) {
+  int flags = GST_MAP_READ;
+#ifdef S2C_GST_CUDA
+  if (device) flags |= GST_MAP_CUDA;
+#else
+  (void)device;
+#endif
+  return gst_video_frame_map(frame, info, buffer, static_cast<GstMapFlags>(flags));
+}
+
+// Maps a waiting pair's frames and submits them.
+GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
+  ElementState* p = self->priv;
+  PadFormat& rf = p->format[kRef];
+  PadFormat& df = p->format[kDist];
+  // Device pointers only when the backend runs on CUDA and both frames live
+  // in CUDA memory its context can read; otherwise both are read from host
+  // memory (GStreamer downloads CUDA memory on a host map).
+  const bool device = p->backend_is_cuda && rf.cuda_memory && df.cuda_memory &&
+                      ReadableInPlace(self, pending->ref) &&
+                      ReadableInPlace(self, pending->dist);
+  if (!MapFrame(&pending->ref_frame, &rf.info, pending->ref,
+                device)) {
+    GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not map a reference frame."), (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  if (!MapFrame(&pending->dist_frame, &df.info, pending->dist,
+                device)) {
+    gst_video_frame_unmap(&pending->ref_frame);
+    GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not map a distorted frame."), (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  // The mapped frame holds its own reference to the buffer.
+  gst_clear_buffer(&pending->dist);
+  pending->state = PairState::kScoring;
+  pending->tag = p->next_tag++;
+  const Status status = p->backend->Submit(
+      ViewOfVideoFrame(pending->ref_frame, rf.desc),
+      ViewOfVideoFrame(pending->dist_frame, df.desc),
+      device ? MemoryKind::kDevice : MemoryKind::kHost, pending->tag);
+  if (!status.ok()) {
+    UnmapPending(pending);
+    GST_ELEMENT_ERROR(self, STREAM, FAILED,
+                      ("The %s backend refused a frame pair.", p->backend->name()),
+                      ("%s", status.message().c_str()));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+// Starts waiting pairs, oldest first, while the backend has room. Live, a
+// pair is started only if, by the backend's recent time per pair, its
+// score can be ready by its deadline behind the pairs already on the
+// backend; when more pairs wait than there is room for, the oldest are
+// skipped at once. An overloaded backend is better spent on the newest
+// frames than on scores that would all come too late.
+GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
+                           int max_in_flight, bool* started) {
+  ElementState* p = self->priv;
+  int room = max_in_flight - p->backend->InFlight();
+  if (room <= 0) return GST_FLOW_OK;
+  const auto startable = [&](const Pending& e) {
+    return e.state == PairState::kWaiting && !deadline.Passed(e.frame.running_time);
+  };
+  int excess = deadline.active
+                   ? static_cast<int>(std::count_if(p->pending.begin(), p->pending.end(),
+                                                    startable)) - room
+                   : 0;
+  for (Pending& pending : p->pending) {
+    if (room == 0) break;
+    if (!startable(pending)) continue;
+    const GstClockTime work = (p->backend->InFlight() + 1) * p->pair_time;
+    if (excess > 0 || !deadline.InTime(pending.frame.running_time, work)) {
+      --excess;
+      CountSkipped(p);
+      gst_clear_buffer(&pending.dist);
+      pending.state = PairState::kUnscored;
+      continue;
+    }
+    const GstFlowReturn flow = StartScoring(self, &pending);
+    if (flow != GST_FLOW_OK) return flow;
+    pending.started_at = deadline.now;
+    --room;
+    *started = true;
+  }
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn BackendFailed(GstSsimulacra2Cmp* self, const Status& status) {
+  ElementState* p = self->priv;
+  GST_ELEMENT_ERROR(self, STREAM, FAILED,
+                    ("The %s backend failed to score frame %" G_GUINT64_FORMAT
+                     "; no score is reported for it.",
+                     p->backend->name(), p->frame_index),
+                    ("%s", status.message().c_str()));
+  return GST_FLOW_ERROR;
+}
+
+// Sends out the front of the queue while it is ready: unscored, scored, or
+// (live) due without a score. Not live, waits for a score while the
+// backend has more than `keep` pairs.
+GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int keep,
+                        bool* sent) {
+  ElementState* p = self->priv;
+  while (!p->pending.empty()) {
+    Pending& front = p->pending.front();
+    if (!deadline.Due(front.frame.running_time)) return GST_FLOW_OK;
+    if (front.state == PairState::kScoring && !deadline.active) {
+      bool ready = false;
+      const Status status = CollectInto(p, &front, p->backend->InFlight() > keep, &ready);
+      if (!status.ok()) return BackendFailed(self, status);
+      if (!ready) return GST_FLOW_OK;
+    }
+    if (front.state == PairState::kWaiting && !deadline.active) {
+      return GST_FLOW_OK;  // waits for room on the backend
+    }
+    GstFlowReturn flow;
+    if (front.state == PairState::kScored) {
+      flow = FinishScored(self, &front);
+      p->pending.pop_front();
+    } else if (front.state == PairState::kUnscored) {
+      flow = Push(self, front.ref);
+      front.ref = nullptr;
+      p->pending.pop_front();
+    } else {
+      flow = SkipFront(self);  // live, due, no score yet
+    }
+    *sent = true;
+    if (flow != GST_FLOW_OK) return flow;
+  }
+  return GST_FLOW_OK;
+}
+
+}  // namespace
+
+void QueueUnscored(ElementState* p, GstBuffer* ref, GstClockTime running_time) {
+  Pending pending;
+  pending.ref = ref;
+  pending.frame.running_time = running_time;
+  p->pending.push_back(pending);
+}
+
+GstFlowReturn QueuePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
+                        const FrameMessage& frame) {
+  Pending pending;
+  pending.state = PairState::kWaiting;
+  pending.ref = ref;
+  pending.dist = dist;
+  pending.frame = frame;
+  self->priv->pending.push_back(pending);
+  // At most max-in-flight - 1 pairs stay on the backend until the next call:
+  // the latency UpdateLatency reports, and none at all with max-in-flight 1.
+  return Drain(self, ReadSettings(self).max_in_flight - 1);
+}
+
+GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep) {
+  ElementState* p = self->priv;
+  const int max_in_flight = ReadSettings(self).max_in_flight;
+  const Deadline deadline = keep == 0 ? Deadline() : DeadlineNow(self);
+  for (;;) {
+    const Status status = CollectFinished(p, deadline);
+    if (!status.ok()) return BackendFailed(self, status);
+    bool started = false, sent = false;
+    GstFlowReturn flow = StartWaiting(self, deadline, max_in_flight, &started);
+    if (flow == GST_FLOW_OK) flow = SendFront(self, deadline, keep, &sent);
+    if (flow != GST_FLOW_OK) return flow;
+    if (!started && !sent) break;
+  }
+  if (keep > 0) return GST_FLOW_OK;
+  // Nothing may stay on the backend when everything is drained.
+  const Status rest = CollectAbandoned(p, true);
+  return rest.ok() ? GST_FLOW_OK : BackendFailed(self, rest);
+}
+
+void DropPending(ElementState* p) {
+  CollectAbandoned(p, true);
+  for (Pending& pending : p->pending) {
+    if (pending.state == PairState::kScoring) {
+      bool ready = false;
+      uint64_t tag = 0;
+      Result result;
+      // The frames stay mapped until the backend is done reading them.
+      p->backend->CollectOldest(true, &ready, &tag, &result);
+      UnmapPending(&pending);
+    }
+    gst_clear_buffer(&pending.dist);
+    gst_clear_buffer(&pending.ref);
+  }
+  p->pending.clear();
+}
+
+bool DeadlinePassed(GstSsimulacra2Cmp* self, GstClockTime running_time) {
+  return DeadlineNow(self).Passed(running_time);
+}
+
+GstClockTime QueueNextTime(GstSsimulacra2Cmp* self) {
+  ElementState* p = self->priv;
+  const Deadline deadline = DeadlineWith(self, p->live_latency);
+  if (!deadline.active || p->pending.empty()) return GST_CLOCK_TIME_NONE;
+  GstClockTime next = p->pending.front().frame.running_time;
+  if (p->backend->InFlight() > 0) {
+    // Poll for results. The base class adds the latency to the time it is
+    // given.
+    const GstClockTime poll = deadline.now + kResultPoll;
+    const GstClockTime soon = poll > deadline.latency ? poll - deadline.latency : 0;
+    if (!GST_CLOCK_TIME_IS_VALID(next) || soon < next) next = soon;
+  }
+  return next;
+}
+
+}  // namespace s2c
