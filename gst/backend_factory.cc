@@ -53,10 +53,13 @@ Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
   out->is_cuda = false;
   out->fallback_reason.clear();
   const Status status = SelectByChoice(element, choice, device_id, max_in_flight, out);
-  // Debugging only (docs/element.md): a backend slower than real time.
+  // Debugging only (docs/element.md): a backend slower than real time, for
+  // its first S2C_DEBUG_DELAYED_PAIRS pairs (all when unset).
   const char* delay = std::getenv("S2C_DEBUG_PAIR_DELAY_MS");
   if (status.ok() && delay != nullptr && *delay != '\0') {
-    out->backend = WithPairDelay(std::move(out->backend), g_ascii_strtod(delay, nullptr));
+    const char* pairs = std::getenv("S2C_DEBUG_DELAYED_PAIRS");
+    out->backend = WithPairDelay(std::move(out->backend), g_ascii_strtod(delay, nullptr),
+                                 pairs != nullptr ? std::strtol(pairs, nullptr, 10) : -1);
   }
   return status;
 }

@@ -144,6 +144,13 @@ void InstallElementProperties(GObjectClass* oc) {
                         ResultsFailureGetType(),
                         static_cast<int>(DEFAULT_RESULTS_WRITE_FAILURE), flags));
   g_object_class_install_property(
+      oc, PROP_LINK_TIMEOUT,
+      g_param_spec_uint64("link-timeout", "Link timeout",
+                          "Nanoseconds after going to PAUSED by which both sink pads must "
+                          "be linked (time for dynamic pads, as decodebin's, to appear); "
+                          "an unlinked pad is then an error. 0: no check",
+                          0, G_MAXUINT64, DEFAULT_LINK_TIMEOUT, flags));
+  g_object_class_install_property(
       oc, PROP_LAST_SCORE,
       g_param_spec_double("last-score", "Last score",
                           "Score of the last scored pair (NaN before the first)",
@@ -193,6 +200,7 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
     case PROP_RESULTS_WRITE_FAILURE:
       s->results_write_failure = static_cast<ResultsFailure>(g_value_get_enum(value));
       return true;
+    case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
     default:
       return false;
   }
@@ -224,6 +232,7 @@ bool GetSettingsProperty(const ElementSettings& s,
     case PROP_RESULTS_WRITE_FAILURE:
       g_value_set_enum(value, static_cast<int>(s.results_write_failure));
       return true;
+    case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
     default:
       return false;
   }

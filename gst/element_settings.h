@@ -35,6 +35,7 @@ enum ElementProperty {
   PROP_POST_MESSAGES,
   PROP_LIVE_POLICY,
   PROP_RESULTS_WRITE_FAILURE,
+  PROP_LINK_TIMEOUT,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -50,6 +51,7 @@ enum ElementProperty {
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
 #define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
+#define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
 
 // The settable properties except results-location, which is kept apart so
 // that copying the settings on each frame never allocates.
@@ -65,6 +67,7 @@ struct ElementSettings {
   bool post_messages = DEFAULT_POST_MESSAGES;
   LivePolicy live_policy = DEFAULT_LIVE_POLICY;
   ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;
+  GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
 };
 
 // Installs every property of the element, the read-only ones included, and

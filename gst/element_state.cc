@@ -25,6 +25,7 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
   m.dist_unpaired = p->results.dist_unpaired;
   m.ref_late = p->results.ref_late;
   m.ref_skipped = p->results.ref_skipped;
+  m.ref_gaps = p->results.ref_gaps;
   m.results_lost = p->results.results_lost;
   return m;
 }

@@ -37,6 +37,7 @@ enum class PairState {
 struct Pending {
   PairState state = PairState::kUnscored;
   GstBuffer* ref = nullptr;
+  bool gap = false;  // kUnscored: `ref` is a GAP event's empty buffer
   GstBuffer* dist = nullptr;  // kWaiting: the partner, not mapped yet
   GstVideoFrame ref_frame = {};   // kScoring
   GstVideoFrame dist_frame = {};  // kScoring
@@ -61,6 +62,7 @@ struct Results {
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;
   uint64_t ref_skipped = 0;
+  uint64_t ref_gaps = 0;
   uint64_t results_lost = 0;
   double last_score = std::numeric_limits<double>::quiet_NaN();
 };
@@ -100,6 +102,7 @@ struct ElementState {
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file
   ResultsWriter writer;
+  GstClockID link_watch = nullptr;  // link_watch.h; start and stop only
 
   std::mutex results_lock;  // guards `results` against property reads
   Results results;

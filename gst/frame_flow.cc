@@ -136,9 +136,9 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
 
   GstBuffer* ref = gst_aggregator_pad_peek_buffer(ref_pad);
   GstBuffer* dist = gst_aggregator_pad_peek_buffer(dist_pad);
-  // Gaps carry no frame: a reference gap goes out as it is, uncounted; a
-  // distorted gap is dropped, so the reference frames it covers count as
-  // unpaired.
+  // Gaps carry no frame: a reference gap goes out as a GAP event, counted
+  // in ref-gaps; a distorted gap is dropped, so the reference frames it
+  // covers count as unpaired.
   const bool ref_gap = ref != nullptr && IsGap(ref);
   const bool dist_gap = !ref_gap && dist != nullptr && IsGap(dist);
   const PadHead ref_head = HeadOf(ref_pad, ref, 0);
@@ -146,7 +146,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   gst_clear_buffer(&ref);
   gst_clear_buffer(&dist);
   if (ref_gap) {
-    QueueUnscored(p, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
+    QueueGap(p, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
     return Drain(self, s.max_in_flight - 1);
   }
   if (dist_gap) {

@@ -13,6 +13,7 @@
 #include "backend_factory.h"
 #include "element_state.h"
 #include "frame_flow.h"
+#include "link_watch.h"
 #include "output_queue.h"
 #include "pairing.h"
 #include "score_meta.h"
@@ -257,11 +258,13 @@ gboolean Start(GstAggregator* agg) {
   p->format[kRef] = PadFormat();
   p->format[kDist] = PadFormat();
   ResetSegment(p);
+  s2c::StartLinkWatch(self, s.link_timeout);
   return TRUE;
 }
 
 gboolean Stop(GstAggregator* agg) {
   s2c::ElementState* p = GST_SSIMULACRA2_CMP(agg)->priv;
+  s2c::StopLinkWatch(GST_SSIMULACRA2_CMP(agg));
   if (p->backend) DropPending(p);
   p->backend.reset();
   p->writer.Close();

@@ -83,6 +83,32 @@ GstFlowReturn Push(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
   return gst_aggregator_finish_buffer(agg, buffer);
 }
 
+// A reference gap leaves as what it came in as, a GAP event (GstAggregator
+// hands it to the element as an empty buffer flagged GAP, which video
+// elements downstream would refuse).
+GstFlowReturn PushGap(GstSsimulacra2Cmp* self, GstBuffer* gap) {
+  GstAggregator* agg = Agg(self);
+  GstEvent* segment = gst_pad_get_sticky_event(agg->srcpad, GST_EVENT_SEGMENT, 0);
+  if (segment != nullptr) {
+    gst_event_unref(segment);
+  } else if (self->priv->ref_caps != nullptr) {
+    // No buffer has gone out since the start or a flush: stream-start, caps
+    // and segment first, as gst_aggregator_finish_buffer would send them.
+    gst_aggregator_set_src_caps(agg, self->priv->ref_caps);
+  }
+  GstClockTime end = GST_BUFFER_PTS(gap);
+  if (GST_BUFFER_DURATION_IS_VALID(gap)) end += GST_BUFFER_DURATION(gap);
+  if (GST_CLOCK_TIME_IS_VALID(end)) {
+    GST_OBJECT_LOCK(self);
+    GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = end;
+    GST_OBJECT_UNLOCK(self);
+  }
+  GstEvent* event = gst_event_new_gap(GST_BUFFER_PTS(gap), GST_BUFFER_DURATION(gap));
+  gst_buffer_unref(gap);
+  gst_pad_push_event(agg->srcpad, event);
+  return GST_FLOW_OK;
+}
+
 void UnmapPending(Pending* p) {
   if (p->state != PairState::kScoring) return;
   // Unmapping drops the mapped frames' references; the distorted buffer's
@@ -377,7 +403,7 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
       flow = FinishScored(self, &front);
       p->pending.pop_front();
     } else if (front.state == PairState::kUnscored) {
-      flow = Push(self, front.ref);
+      flow = front.gap ? PushGap(self, front.ref) : Push(self, front.ref);
       front.ref = nullptr;
       p->pending.pop_front();
     } else {
@@ -396,6 +422,13 @@ void QueueUnscored(ElementState* p, GstBuffer* ref, GstClockTime running_time) {
   pending.ref = ref;
   pending.frame.running_time = running_time;
   p->pending.push_back(pending);
+}
+
+void QueueGap(ElementState* p, GstBuffer* gap, GstClockTime running_time) {
+  QueueUnscored(p, gap, running_time);
+  p->pending.back().gap = true;
+  std::lock_guard<std::mutex> lock(p->results_lock);
+  ++p->results.ref_gaps;
 }
 
 GstFlowReturn QueuePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,

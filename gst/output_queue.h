@@ -26,6 +26,10 @@ namespace s2c {
 // the deadline of `running_time`, NONE for at once).
 void QueueUnscored(ElementState* p, GstBuffer* ref, GstClockTime running_time);
 
+// Queues a GAP event's buffer from ref_sink (taken): it leaves as a GAP
+// event with its timestamp and duration, and is counted in ref-gaps.
+void QueueGap(ElementState* p, GstBuffer* gap, GstClockTime running_time);
+
 // Queues a pair for scoring (both buffers taken) and drains.
 GstFlowReturn QueuePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
                         const FrameMessage& frame);

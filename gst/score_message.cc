@@ -29,6 +29,7 @@ constexpr char kRefUnpaired[] = "ref-unpaired";
 constexpr char kDistUnpaired[] = "dist-unpaired";
 constexpr char kRefLate[] = "ref-late";
 constexpr char kRefSkipped[] = "ref-skipped";
+constexpr char kRefGaps[] = "ref-gaps";
 constexpr char kResultsLost[] = "results-lost";
 constexpr char kMean[] = "mean";
 constexpr char kMin[] = "min";
@@ -106,6 +107,7 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kDistUnpaired, G_TYPE_UINT64, guint64{dist_unpaired},
                     kRefLate, G_TYPE_UINT64, guint64{ref_late},
                     kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
+                    kRefGaps, G_TYPE_UINT64, guint64{ref_gaps},
                     kResultsLost, G_TYPE_UINT64, guint64{results_lost},
                     kMean, G_TYPE_DOUBLE, scores.mean,
                     kMin, G_TYPE_DOUBLE, scores.min,
@@ -135,6 +137,7 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
          GetU64(s, kDistUnpaired, &out->dist_unpaired) &&
          GetU64(s, kRefLate, &out->ref_late) &&
          GetU64(s, kRefSkipped, &out->ref_skipped) &&
+         GetU64(s, kRefGaps, &out->ref_gaps) &&
          GetU64(s, kResultsLost, &out->results_lost) &&
          gst_structure_get_double(s, kMean, &v.mean) &&
          gst_structure_get_double(s, kMin, &v.min) &&

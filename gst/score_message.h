@@ -48,6 +48,7 @@ struct SummaryMessage {
   uint64_t dist_unpaired = 0;  // distorted frames dropped without a partner
   uint64_t ref_late = 0;       // live: references passed on at the deadline
   uint64_t ref_skipped = 0;    // live: paired references not scored in time
+  uint64_t ref_gaps = 0;       // GAP events on ref_sink, passed on as GAP events
   uint64_t results_lost = 0;   // results-location lines that could not be written
 
   GstStructure* ToStructure() const;

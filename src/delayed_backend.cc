@@ -14,10 +14,11 @@ using Clock = std::chrono::steady_clock;
 
 class DelayedBackend : public Backend {
  public:
-  DelayedBackend(std::unique_ptr<Backend> inner, double delay_ms)
+  DelayedBackend(std::unique_ptr<Backend> inner, double delay_ms, long pairs)
       : inner_(std::move(inner)),
         delay_(std::chrono::duration_cast<Clock::duration>(
-            std::chrono::duration<double, std::milli>(delay_ms))) {}
+            std::chrono::duration<double, std::milli>(delay_ms))),
+        delayed_left_(pairs) {}
 
   const char* name() const override { return inner_->name(); }
   Status Configure(int width, int height) override { return inner_->Configure(width, height); }
@@ -27,7 +28,9 @@ class DelayedBackend : public Backend {
     S2C_RETURN_IF_ERROR(inner_->Submit(ref, dist, memory, tag));
     const Clock::time_point start =
         ready_at_.empty() ? Clock::now() : std::max(Clock::now(), ready_at_.back());
-    ready_at_.push_back(start + delay_);
+    const bool delayed = delayed_left_ != 0;
+    if (delayed_left_ > 0) --delayed_left_;
+    ready_at_.push_back(delayed ? start + delay_ : start);
     return Status::Ok();
   }
 
@@ -51,13 +54,15 @@ class DelayedBackend : public Backend {
  private:
   std::unique_ptr<Backend> inner_;
   Clock::duration delay_;
+  long delayed_left_;  // pairs still to delay; negative: all
   std::deque<Clock::time_point> ready_at_;  // of the pairs in flight, oldest first
 };
 
 }  // namespace
 
-std::unique_ptr<Backend> WithPairDelay(std::unique_ptr<Backend> inner, double delay_ms) {
-  return std::unique_ptr<Backend>(new DelayedBackend(std::move(inner), delay_ms));
+std::unique_ptr<Backend> WithPairDelay(std::unique_ptr<Backend> inner, double delay_ms,
+                                       long pairs) {
+  return std::unique_ptr<Backend>(new DelayedBackend(std::move(inner), delay_ms, pairs));
 }
 
 }  // namespace s2c

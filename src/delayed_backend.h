@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A debugging aid, not a feature: a backend made slower on purpose, so that
 // tests can show what the element does when scoring cannot keep up with
-// real time. The element wraps its backend in one only when the environment
-// variable S2C_DEBUG_PAIR_DELAY_MS is set (docs/element.md, "Debugging").
+// real time, and then catches up. The element wraps its backend in one only
+// when the environment variable S2C_DEBUG_PAIR_DELAY_MS is set
+// (docs/element.md, "Debugging").
 #ifndef S2C_DELAYED_BACKEND_H_
 #define S2C_DELAYED_BACKEND_H_
 
@@ -12,10 +13,12 @@
 
 namespace s2c {
 
-// Every pair costs `delay_ms` more, as if the inner backend scored one pair
-// at a time that much slower: a pair is ready no sooner than `delay_ms`
-// after both its submission and the previous pair's ready time.
-std::unique_ptr<Backend> WithPairDelay(std::unique_ptr<Backend> inner, double delay_ms);
+// The first `pairs` pairs submitted (all of them when negative) cost
+// `delay_ms` more, as if the inner backend scored one pair at a time that
+// much slower: such a pair is ready no sooner than `delay_ms` after both
+// its submission and the previous pair's ready time.
+std::unique_ptr<Backend> WithPairDelay(std::unique_ptr<Backend> inner, double delay_ms,
+                                       long pairs);
 
 }  // namespace s2c
 

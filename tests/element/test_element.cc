@@ -347,16 +347,29 @@ GST_START_TEST(test_gaps_are_not_frames) {
   fail_unless(gst_harness_push(h.ref, Frame(1, kFrame)) == GST_FLOW_OK);
   fail_unless(gst_harness_push_event(h.dist, gst_event_new_gap(kFrame, kFrame)));
   PushPair(&h, 1, 2, 2 * kFrame);
-  // A gap on the reference side goes out as it is.
+  // A gap on the reference side goes out as a GAP event, not as a buffer.
   fail_unless(gst_harness_push_event(h.ref, gst_event_new_gap(3 * kFrame, kFrame)));
   EndBoth(&h);
-  const auto out = PullOut(&h, 4);
+  const auto out = PullOut(&h, 3);
   WaitForSummary(&h);
-  fail_unless(out[0].has_meta && !out[1].has_meta && out[2].has_meta && !out[3].has_meta);
+  fail_unless(out[0].has_meta && !out[1].has_meta && out[2].has_meta);
+  fail_unless_equals_int(gst_harness_buffers_in_queue(h.ref), 0);
+  bool gap_seen = false;
+  while (GstEvent* event = gst_harness_try_pull_event(h.ref)) {
+    if (GST_EVENT_TYPE(event) == GST_EVENT_GAP) {
+      GstClockTime ts = 0, duration = 0;
+      gst_event_parse_gap(event, &ts, &duration);
+      fail_unless(!gap_seen && ts == 3 * kFrame && duration == kFrame);
+      gap_seen = true;
+    }
+    gst_event_unref(event);
+  }
+  fail_unless(gap_seen, "no GAP event downstream");
   fail_unless_equals_int(h.seen.frames.size(), 2);
   fail_unless_equals_uint64(h.seen.frames[1].frame_index, 1);
   fail_unless_equals_uint64(h.seen.summaries[0].ref_unpaired, 1);
   fail_unless_equals_uint64(h.seen.summaries[0].dist_unpaired, 0);
+  fail_unless_equals_uint64(h.seen.summaries[0].ref_gaps, 1);
   Teardown(&h);
 }
 GST_END_TEST;

@@ -68,12 +68,13 @@ void TestSummaryAndThresholdRoundTrip() {
   m.ref_late = 5;
   m.results_lost = 6;
   m.ref_skipped = 7;
+  m.ref_gaps = 8;
   GstStructure* s = m.ToStructure();
   s2c::SummaryMessage back;
   CHECK(s2c::SummaryMessage::FromStructure(s, &back));
   CHECK(back.reason == "eos" && back.scores.frames == 4 && back.ref_unpaired == 3 &&
         back.dist_unpaired == 4 && back.ref_late == 5 && back.results_lost == 6 &&
-        back.ref_skipped == 7);
+        back.ref_skipped == 7 && back.ref_gaps == 8);
   CHECK(SameBits(back.scores.mean, 85.0) && SameBits(back.scores.min, 70.0) &&
         SameBits(back.scores.max, 100.0) && SameBits(back.scores.p5, 70.0));
   // Nearest rank on 70, 80, 90, 100: p25 the 1st, the median the 2nd, p75
