@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "pipeline_run.h"
+#include "test_pipelines.h"
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
@@ -20,51 +21,16 @@
 using s2c_test::RunPipeline;
 using s2c_test::RunResult;
 
+using s2c_test::AssertBits;
+using s2c_test::Contains;
+using s2c_test::I420;
+using s2c_test::SameBits;
+using s2c_test::Source;
+using s2c_test::TwoSources;
+
 namespace {
 
-constexpr int kWidth = 64;
-constexpr int kHeight = 48;
 constexpr GstClockTime kFrame = 40 * GST_MSECOND;  // 25 fps
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
-
-void AssertBits(double got, double want) {
-  fail_unless(SameBits(got, want), "score %.17g, expected %.17g", got, want);
-}
-
-// MemAvailable of /proc/meminfo in MiB, 0 where unknown.
-long long AvailableMiB() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  long long kib = 0;
-  while (in >> key >> kib) {
-    if (key == "MemAvailable:") return kib / 1024;
-    in.ignore(64, '\n');
-  }
-  return 0;
-}
-
-bool Contains(const std::vector<std::string>& texts, const char* needle) {
-  for (const std::string& t : texts) {
-    if (t.find(needle) != std::string::npos) return true;
-  }
-  return false;
-}
-
-std::string Source(int frames, const char* caps, const char* pattern = "smpte") {
-  return "videotestsrc num-buffers=" + std::to_string(frames) + " pattern=" + pattern +
-         " ! " + caps;
-}
-
-std::string I420(int fps) {
-  return "video/x-raw,format=I420,width=" + std::to_string(kWidth) +
-         ",height=" + std::to_string(kHeight) + ",framerate=" + std::to_string(fps) + "/1";
-}
-
-// ref and dist from two sources; output to the fakesink "out".
-std::string TwoSources(const std::string& ref, const std::string& dist) {
-  return ref + " ! cmp.ref_sink " + dist + " ! cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out";
-}
 
 // --- Harness: one element, a harness on each sink pad, a private bus. ---
 
@@ -526,61 +492,6 @@ GST_END_TEST;
 // A results file that cannot take a line (/dev/full: every flush fails):
 // one warning, scoring goes on and the summary counts the lost lines; with
 // results-write-failure=error, an element error instead.
-GST_START_TEST(test_failing_results_file_warns_once_and_counts) {
-  if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS)) {
-    std::printf("skipped: no /dev/full\n");
-    return;
-  }
-  const std::string two = TwoSources(Source(6, I420(25).c_str()),
-                                     Source(6, I420(25).c_str(), "ball"));
-  const RunResult warn = RunPipeline(two, {"results-location=/dev/full"});
-  fail_unless(warn.eos && warn.errors.empty());
-  fail_unless_equals_int(warn.frames.size(), 6);
-  int file_warnings = 0;
-  for (const std::string& w : warn.warnings) file_warnings += w.find("results file") != std::string::npos;
-  fail_unless_equals_int(file_warnings, 1);
-  fail_unless_equals_uint64(warn.summaries.back().results_lost, 6);
-  const RunResult stop =
-      RunPipeline(two, {"results-location=/dev/full", "results-write-failure=error"});
-  fail_unless(!stop.errors.empty() && Contains(stop.errors, "results file"));
-  fail_unless(stop.frames.size() <= 1);
-}
-GST_END_TEST;
-
-// Frames whose planes cannot fit in memory: a clear element error naming
-// the size and the memory, before anything is allocated (the buffers here
-// are a few bytes: the backend is configured before a frame is mapped).
-// 30000x30000 is about the largest I420 frame GStreamer describes (2 GiB);
-// the CPU backend needs 122 GB for it.
-GST_START_TEST(test_frames_too_large_for_memory_are_an_error) {
-  if (std::string(s2c_test::TestBackend()) == "cpu" && AvailableMiB() > 125000) {
-    std::printf("skipped: more than 125000 MiB of memory available\n");
-    return;
-  }
-  const std::string caps =
-      "video/x-raw,format=I420,width=30000,height=30000,framerate=25/1";
-  const RunResult r = RunPipeline(
-      "appsrc name=r format=time caps=" + caps + " ! cmp.ref_sink appsrc name=d format=time caps=" +
-          caps + " ! cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out",
-      {}, [](GstElement* pipeline) {
-        for (const char* name : {"r", "d"}) {
-          GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), name);
-          GstBuffer* b = gst_buffer_new_allocate(nullptr, 16, nullptr);
-          GST_BUFFER_PTS(b) = 0;
-          GstFlowReturn flow;
-          g_signal_emit_by_name(src, "push-buffer", b, &flow);
-          g_signal_emit_by_name(src, "end-of-stream", &flow);
-          gst_buffer_unref(b);
-          gst_object_unref(src);
-        }
-      });
-  fail_unless(!r.errors.empty());
-  fail_unless(Contains(r.errors, "30000x30000") && Contains(r.errors, "MiB"),
-              "error: %s", r.errors[0].c_str());
-  fail_unless_equals_int(r.frames.size(), 0);
-}
-GST_END_TEST;
-
 GST_START_TEST(test_results_file_has_one_line_per_frame) {
   gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
   const std::string path = std::string(dir) + "/scores.csv";
@@ -608,38 +519,6 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
 }
 GST_END_TEST;
 
-// Live sources, the distorted branch 100 ms late per frame: beyond the
-// deadline, so every reference frame goes out unscored and is counted.
-std::string LateLivePipeline() {
-  const std::string live = "videotestsrc is-live=true num-buffers=10 ! " + I420(25);
-  return live + " ! cmp.ref_sink " + live +
-         " ! identity sleep-time=100000 ! cmp.dist_sink ssimulacra2cmp name=cmp ! "
-         "fakesink name=out";
-}
-
-GST_START_TEST(test_live_late_partner_passes_reference_unscored) {
-  const RunResult r = RunPipeline(LateLivePipeline());
-  fail_unless(r.errors.empty());
-  // Timing-dependent details (a loaded machine may let a pair through) are
-  // left out: every reference frame leaves, late ones are counted.
-  fail_unless_equals_int(r.out.size(), 10);
-  const s2c::SummaryMessage& m = r.summaries[0];
-  fail_unless(m.ref_late > 0);
-  fail_unless_equals_uint64(m.scores.frames + m.ref_late + m.ref_unpaired, 10);
-}
-GST_END_TEST;
-
-GST_START_TEST(test_live_wait_policy_scores_every_frame) {
-  // Two live sources stamp from the clock when each starts: half a frame of
-  // tolerance absorbs their start difference.
-  const RunResult r =
-      RunPipeline(LateLivePipeline(), {"live-policy=wait", "pairing-tolerance=20000000"});
-  fail_unless(r.errors.empty());
-  fail_unless_equals_int(r.frames.size(), 10);
-  fail_unless_equals_uint64(r.summaries[0].ref_late, 0);
-}
-GST_END_TEST;
-
 GST_START_TEST(test_latency_covers_a_late_distorted_feed) {
   // dist-offset -100 ms: a reference frame waits up to 100 ms plus the
   // pairing tolerance for its partner, and the element says so.
@@ -652,18 +531,6 @@ GST_START_TEST(test_latency_covers_a_late_distorted_feed) {
   PullOut(&h, 1);
   fail_unless_equals_uint64(gst_harness_query_latency(h.ref), 102 * GST_MSECOND);
   Teardown(&h);
-}
-GST_END_TEST;
-
-GST_START_TEST(test_backend_cuda_without_gpu_fails_at_start) {
-  if (std::strcmp(s2c_test::TestBackend(), "cuda") == 0) return;  // has a GPU
-  const RunResult r = RunPipeline(TwoSources(Source(2, I420(25).c_str()),
-                                             Source(2, I420(25).c_str())),
-                                  {"backend=cuda"});
-  // Only meaningful where no CUDA device works; with one, it scores.
-  if (!r.frames.empty()) return;
-  fail_unless(Contains(r.errors, "backend=cpu"), "error: %s",
-              r.errors.empty() ? "(none)" : r.errors[0].c_str());
 }
 GST_END_TEST;
 
@@ -719,12 +586,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_max_in_flight_keeps_order_and_loses_nothing);
   tcase_add_test(tc, test_threshold_alarm_with_hysteresis);
   tcase_add_test(tc, test_results_file_has_one_line_per_frame);
-  tcase_add_test(tc, test_failing_results_file_warns_once_and_counts);
-  tcase_add_test(tc, test_frames_too_large_for_memory_are_an_error);
-  tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
-  tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   tcase_add_test(tc, test_latency_covers_a_late_distorted_feed);
-  tcase_add_test(tc, test_backend_cuda_without_gpu_fails_at_start);
   tcase_add_test(tc, test_cuda_memory_scores_equal_system_memory);
   return s;
 }
