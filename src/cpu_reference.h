@@ -41,8 +41,9 @@ class CpuReference {
   int threads() const;
 
   // Host bytes of the planes Compare keeps for frames of width x height
-  // (34 float planes of the full size, rows padded to 16 floats), as a
-  // double so that no size overflows it.
+  // (18 float planes of the full size and 6 of half the size each way, rows
+  // padded to 16 floats: 78 bytes per pixel, and 64 rows of sum terms), as
+  // a double so that no size overflows it.
   static double WorkspaceBytes(int width, int height);
 
   // Scores `dist` against `ref`. Both frames are in host memory and must

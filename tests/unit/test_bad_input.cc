@@ -163,14 +163,18 @@ void TestBackend(const std::vector<BadCase>& cases, const Frame& good, const Fra
                 {words, "minimum"}, what);
   }
 
-  // A size whose planes cannot fit in any machine's memory (34 planes of
-  // 200000 x 200000 floats, 5.4 TB): refused up front, naming the size and
+  // A size whose planes cannot fit in any machine's memory (19.5 planes of
+  // 200000 x 200000 floats, 3.1 TB): refused up front, naming the size and
   // both amounts, and nothing is allocated.
   ExpectError(backend->Configure(200000, 200000), StatusCode::kOutOfMemory,
               {"200000x200000", "MiB", "available"}, "Configure(200000, 200000)");
-  S2C_CHECK(s2c::CpuReference::WorkspaceBytes(64, 48) == 34.0 * 64 * 48 * 4,
+  // 18 float planes of the full size, 6 of half the size each way, and six
+  // double terms per pixel of 64 rows.
+  S2C_CHECK(s2c::CpuReference::WorkspaceBytes(64, 48) ==
+                (18.0 * 64 * 48 + 6.0 * 32 * 24) * 4 + 64.0 * 64 * 6 * 8,
             "workspace bytes of 64x48");
-  S2C_CHECK(s2c::CpuReference::WorkspaceBytes(65, 2) == 34.0 * 80 * 2 * 4,
+  S2C_CHECK(s2c::CpuReference::WorkspaceBytes(65, 2) ==
+                (18.0 * 80 * 2 + 6.0 * 48 * 1) * 4 + 65.0 * 64 * 6 * 8,
             "workspace rows are padded to 16 floats");
 
   // Nothing in flight: CollectOldest says so and writes no result.
