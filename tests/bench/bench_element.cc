@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // End-to-end throughput of the element from system memory: two appsrcs feed
-// prepared I420 frames (the buffers wrap memory generated once, so the
-// source costs nothing per frame) into ssimulacra2cmp, fakesink after it.
+// prepared I420 frames (frame_feed.h) into ssimulacra2cmp, fakesink after
+// it.
 // Frames per second = (N_long - N_short) / (t_long - t_short) over two runs
 // after an untimed one: each run's start-up (pipeline, CUDA context,
 // workspace allocation) cancels out. It then
@@ -18,57 +18,14 @@
 #include <string>
 #include <vector>
 
+#include "frame_feed.h"
 #include "pipeline_run.h"
 
 namespace {
 
-constexpr int kDistinctFrames = 8;
-
-struct Feed {
-  std::vector<std::vector<guint8>>* frames;
-  int total = 0;
-  int pushed = 0;
-  GstClockTime duration = 0;
-};
-
-// I420 frames with gradients, edges and noise; the distorted set adds noise.
-std::vector<std::vector<guint8>> MakeFrames(int w, int h, bool distorted) {
-  std::vector<std::vector<guint8>> frames;
-  const size_t luma = static_cast<size_t>(w) * h;
-  const size_t chroma = static_cast<size_t>((w + 1) / 2) * ((h + 1) / 2);
-  unsigned seed = distorted ? 99u : 7u;
-  for (int f = 0; f < kDistinctFrames; ++f) {
-    std::vector<guint8> buf(luma + 2 * chroma);
-    for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) {
-        seed = seed * 1103515245u + 12345u;
-        int v = ((x + 3 * f) * 255 / w + (y / 64 % 2) * 40) % 220 + 16;
-        if (distorted) v += static_cast<int>((seed >> 16) % 9) - 4;
-        buf[static_cast<size_t>(y) * w + x] = static_cast<guint8>(v < 16 ? 16 : v > 235 ? 235 : v);
-      }
-    }
-    for (size_t i = 0; i < 2 * chroma; ++i) buf[luma + i] = static_cast<guint8>(128 + (i / 97 + f) % 32 - 16);
-    frames.push_back(std::move(buf));
-  }
-  return frames;
-}
-
-void OnNeedData(GstElement* src, guint, gpointer user) {
-  Feed* feed = static_cast<Feed*>(user);
-  GstFlowReturn flow;
-  if (feed->pushed == feed->total) {
-    g_signal_emit_by_name(src, "end-of-stream", &flow);
-    return;
-  }
-  std::vector<guint8>& frame = (*feed->frames)[feed->pushed % kDistinctFrames];
-  GstBuffer* buf = gst_buffer_new_wrapped_full(GST_MEMORY_FLAG_READONLY, frame.data(),
-                                               frame.size(), 0, frame.size(), nullptr, nullptr);
-  GST_BUFFER_PTS(buf) = feed->pushed * feed->duration;
-  GST_BUFFER_DURATION(buf) = feed->duration;
-  ++feed->pushed;
-  g_signal_emit_by_name(src, "push-buffer", buf, &flow);
-  gst_buffer_unref(buf);
-}
+using s2c_bench::Feed;
+using s2c_bench::Frames;
+using s2c_bench::kDistinctFrames;
 
 struct Run {
   double seconds = 0;
@@ -76,25 +33,14 @@ struct Run {
 };
 
 Run RunFrames(int w, int h, int n, const std::string& backend, const std::string& in_flight,
-              std::vector<std::vector<guint8>>* ref, std::vector<std::vector<guint8>>* dist) {
-  const std::string caps = "video/x-raw,format=I420,width=" + std::to_string(w) +
-                           ",height=" + std::to_string(h) + ",framerate=60/1";
-  const std::string launch =
-      "appsrc name=ref format=time caps=" + caps + " ! cmp.ref_sink "
-      "appsrc name=dist format=time caps=" + caps + " ! cmp.dist_sink "
-      "ssimulacra2cmp name=cmp ! fakesink name=out";
-  Feed feeds[2] = {{ref, n, 0, GST_SECOND / 60}, {dist, n, 0, GST_SECOND / 60}};
+              const Frames* ref, const Frames* dist) {
+  Feed feeds[2] = {{ref, n, 0}, {dist, n, 0}};
   Run run;
   const auto t0 = std::chrono::steady_clock::now();
   run.result = s2c_test::RunPipeline(
-      launch, {"backend=" + backend, "max-in-flight=" + in_flight},
+      s2c_bench::FedPipeline(w, h, ""), {"backend=" + backend, "max-in-flight=" + in_flight},
       [&feeds](GstElement* pipeline) {
-        const char* names[2] = {"ref", "dist"};
-        for (int i = 0; i < 2; ++i) {
-          GstElement* src = gst_bin_get_by_name(GST_BIN(pipeline), names[i]);
-          g_signal_connect(src, "need-data", G_CALLBACK(OnNeedData), &feeds[i]);
-          gst_object_unref(src);
-        }
+        s2c_bench::ConnectFeeds(pipeline, "", &feeds[0], &feeds[1]);
       });
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return run;
@@ -109,8 +55,8 @@ int main(int argc, char** argv) {
   const int n = argc > 3 ? std::atoi(argv[3]) : 400;
   const std::string backend = argc > 4 ? argv[4] : "cuda";
   const std::string in_flight = argc > 5 ? argv[5] : "4";
-  auto ref = MakeFrames(w, h, false);
-  auto dist = MakeFrames(w, h, true);
+  const Frames ref = s2c_bench::MakeFrames(w, h, false);
+  const Frames dist = s2c_bench::MakeFrames(w, h, true);
 
   const int n_short = n / 8 > 8 ? n / 8 : 8;
   // A first run, not timed, pays what only the process's first pipeline
