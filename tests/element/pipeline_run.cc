@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pipeline_run.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -12,6 +13,8 @@ void OnHandoff(GstElement*, GstBuffer* buffer, GstPad*, gpointer data) {
   auto* result = static_cast<RunResult*>(data);
   OutBuffer out;
   out.pts = GST_BUFFER_PTS(buffer);
+  out.arrival =
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   out.has_meta = s2c::GetScoreMeta(buffer, &out.meta);
   result->out.push_back(out);
 }

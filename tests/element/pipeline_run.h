@@ -18,6 +18,8 @@ namespace s2c_test {
 
 struct OutBuffer {
   GstClockTime pts = GST_CLOCK_TIME_NONE;
+  double arrival = 0.0;  // seconds on the steady clock when it reached "out"
+
   bool has_meta = false;
   s2c::ScoreMeta meta;
 };
