@@ -42,4 +42,4 @@ echo "Scoring degraded.mkv against reference.mkv (backend $backend):"
 # GST_PLUGIN_PATH finds the plugin in the build tree; `meson devenv -C build`
 # sets it too, and an installed plugin needs neither.
 GST_PLUGIN_PATH="$PWD/$build/gst" "$build/examples/ssimulacra2cmp-compare" \
-  --backend "$backend" "$clips/reference.mkv" "$clips/degraded.mkv"
+  --backend "$backend" --frames "$clips/reference.mkv" "$clips/degraded.mkv"

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ssimulacra2cmp-compare REF DIST: scores a distorted image or video file
-// against its reference with the ssimulacra2cmp element and prints one line
-// per scored frame and the summary. The pipeline is
+// against its reference with the ssimulacra2cmp element. For one pair (two
+// still images) it prints the score alone, as the canonical tool does; for
+// video, the summary, and with --frames a line per frame before it. The
+// pipeline is
 //
 //   filesrc location=REF  ! decodebin ! videoconvert ! cmp.ref_sink
 //   filesrc location=DIST ! decodebin ! videoconvert ! cmp.dist_sink
@@ -10,7 +12,9 @@
 // videoconvert stays in passthrough whenever the decoder's format is one the
 // element scores, so a PNG is scored on its own RGB samples (the canonical
 // tool's input) and a YUV video on its own YUV. Everything printed comes
-// from the element's bus messages; field names are the element's.
+// from the element's bus messages, and the results file (-o, or --format on
+// standard output) is the element's own results-location file, so the two
+// are the same bytes (gst/results_writer.h has the schema).
 //
 // The plugin is looked up like any GStreamer plugin: installed, or from a
 // build tree with GST_PLUGIN_PATH=<builddir>/gst, or inside
@@ -20,19 +24,17 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum { kFormatText, kFormatJsonl, kFormatCsv } OutputFormat;
-
 // Exit codes: 0 scored, 1 the comparison failed, 2 the command line is wrong.
 enum { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
 
 static const char kElementName[] = "ssimulacra2cmp";
 
 typedef struct {
-  OutputFormat format;
+  gboolean frames;     // --frames: a text line per frame
+  gboolean text;       // text on standard output (not a results format)
   guint64 frames_scored;
-  guint64 ref_unpaired;
-  guint64 dist_unpaired;
-  gboolean have_summary;
+  double first_score;
+  GstStructure* summary;  // the last summary message's, owned
 } Report;
 
 // ---- Output -------------------------------------------------------------
@@ -55,107 +57,40 @@ static guint64 GetU64(const GstStructure* s, const char* field) {
   return v;
 }
 
-static void PrintJsonString(const char* str) {
-  putchar('"');
-  for (const unsigned char* c = (const unsigned char*)str; *c != '\0'; ++c) {
-    if (*c == '"' || *c == '\\') {
-      printf("\\%c", *c);
-    } else if (*c < 0x20) {
-      printf("\\u%04x", *c);
-    } else {
-      putchar(*c);
-    }
-  }
-  putchar('"');
-}
-
-// One JSON object per message, every field as the element names it. Doubles
-// keep all 17 significant digits; an unset time (GST_CLOCK_TIME_NONE) is null.
-static gboolean PrintJsonField(GQuark field, const GValue* value, gpointer user_data) {
-  gboolean* first = user_data;
-  fputs(*first ? "{" : ",", stdout);
-  *first = FALSE;
-  PrintJsonString(g_quark_to_string(field));
-  putchar(':');
-  if (G_VALUE_HOLDS_DOUBLE(value)) {
-    printf("%.17g", g_value_get_double(value));
-  } else if (G_VALUE_HOLDS_UINT64(value)) {
-    const guint64 v = g_value_get_uint64(value);
-    if (v == G_MAXUINT64) {
-      fputs("null", stdout);
-    } else {
-      printf("%" G_GUINT64_FORMAT, v);
-    }
-  } else if (G_VALUE_HOLDS_STRING(value)) {
-    PrintJsonString(g_value_get_string(value));
-  } else {
-    gchar* text = gst_value_serialize(value);
-    PrintJsonString(text != NULL ? text : "");
-    g_free(text);
-  }
-  return TRUE;
-}
-
-static void PrintJson(const GstStructure* s) {
-  gboolean first = TRUE;
-  gst_structure_foreach(s, PrintJsonField, &first);
-  puts("}");
-}
-
-static void PrintFrame(const GstStructure* s, OutputFormat format) {
+static void OnFrame(const GstStructure* s, Report* report) {
   double score = 0.0;
   gst_structure_get_double(s, "score", &score);
-  const guint64 index = GetU64(s, "frame-index");
-  const guint64 pts = GetU64(s, "timestamp");
-  switch (format) {
-    case kFormatText:
-      printf("frame %" G_GUINT64_FORMAT " pts ", index);
-      PrintPts(pts);
-      printf(" score %.8f\n", score);
-      break;
-    case kFormatJsonl:
-      PrintJson(s);
-      break;
-    case kFormatCsv: {
-      const guint64 dist_pts = GetU64(s, "dist-timestamp");
-      printf("%" G_GUINT64_FORMAT ",", index);
-      if (pts != GST_CLOCK_TIME_NONE) printf("%" G_GUINT64_FORMAT, pts);
-      putchar(',');
-      if (dist_pts != GST_CLOCK_TIME_NONE) printf("%" G_GUINT64_FORMAT, dist_pts);
-      printf(",%.17g\n", score);
-      break;
-    }
-  }
+  if (report->frames_scored++ == 0) report->first_score = score;
+  if (!report->text || !report->frames) return;
+  printf("frame %" G_GUINT64_FORMAT " pts ", GetU64(s, "frame-index"));
+  PrintPts(GetU64(s, "timestamp"));
+  printf(" score %.8f\n", score);
 }
 
 // "summary name value ..." on one line: counts as integers, scores with the
 // per-frame lines' 8 decimals.
 static gboolean PrintTextField(GQuark field, const GValue* value, gpointer user_data) {
-  FILE* out = user_data;
+  (void)user_data;
   const char* name = g_quark_to_string(field);
   if (strcmp(name, "type") == 0 || strcmp(name, "reason") == 0) return TRUE;
   if (G_VALUE_HOLDS_DOUBLE(value)) {
-    fprintf(out, " %s %.8f", name, g_value_get_double(value));
+    printf(" %s %.8f", name, g_value_get_double(value));
   } else if (G_VALUE_HOLDS_UINT64(value)) {
-    fprintf(out, " %s %" G_GUINT64_FORMAT, name, g_value_get_uint64(value));
+    printf(" %s %" G_GUINT64_FORMAT, name, g_value_get_uint64(value));
   }
   return TRUE;
 }
 
-static void PrintSummary(const GstStructure* s, Report* report) {
-  report->have_summary = TRUE;
-  report->frames_scored = GetU64(s, "frames-scored");
-  report->ref_unpaired = GetU64(s, "ref-unpaired");
-  report->dist_unpaired = GetU64(s, "dist-unpaired");
-  if (report->format == kFormatJsonl) {
-    PrintJson(s);
+// After the run: one pair's score alone, else the summary line.
+static void PrintResult(const Report* report) {
+  if (!report->text || report->summary == NULL) return;
+  if (report->frames_scored == 1 && !report->frames) {
+    printf("%.8f\n", report->first_score);
     return;
   }
-  // CSV keeps stdout to one table; its summary goes to stderr.
-  FILE* out = report->format == kFormatCsv ? stderr : stdout;
-  fputs("summary", out);
-  gst_structure_foreach(s, PrintTextField, out);
-  fputc('\n', out);
+  fputs("summary", stdout);
+  gst_structure_foreach(report->summary, PrintTextField, NULL);
+  putchar('\n');
 }
 
 // ---- Pipeline -----------------------------------------------------------
@@ -228,17 +163,8 @@ static gboolean AddBranch(GstElement* pipeline, GstElement* cmp, const char* pad
 
 // ---- Main ---------------------------------------------------------------
 
-static gboolean ParseFormat(const char* name, OutputFormat* out) {
-  if (strcmp(name, "text") == 0) {
-    *out = kFormatText;
-  } else if (strcmp(name, "jsonl") == 0) {
-    *out = kFormatJsonl;
-  } else if (strcmp(name, "csv") == 0) {
-    *out = kFormatCsv;
-  } else {
-    return FALSE;
-  }
-  return TRUE;
+static gboolean IsFormat(const char* name) {
+  return strcmp(name, "json") == 0 || strcmp(name, "jsonl") == 0 || strcmp(name, "csv") == 0;
 }
 
 static gboolean IsBackend(const char* name) {
@@ -263,8 +189,11 @@ static int Run(GstElement* pipeline, Report* report) {
         const GstStructure* s = gst_message_get_structure(msg);
         const char* type = gst_structure_get_string(s, "type");
         if (!gst_structure_has_name(s, kElementName) || type == NULL) break;
-        if (strcmp(type, "frame") == 0) PrintFrame(s, report->format);
-        if (strcmp(type, "summary") == 0) PrintSummary(s, report);
+        if (strcmp(type, "frame") == 0) OnFrame(s, report);
+        if (strcmp(type, "summary") == 0) {
+          if (report->summary != NULL) gst_structure_free(report->summary);
+          report->summary = gst_structure_copy(s);
+        }
         break;
       }
       case GST_MESSAGE_WARNING:
@@ -321,40 +250,47 @@ static gboolean IsSixteenBitRgbPng(const char* path) {
 int main(int argc, char** argv) {
   gchar* backend = NULL;
   gchar* format_name = NULL;
+  gchar* output = NULL;
+  gboolean frames = FALSE;
   GOptionEntry entries[] = {
       {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
        "auto (CUDA when a device works, else CPU), cpu or cuda; default auto", "NAME"},
+      {"frames", 0, 0, G_OPTION_ARG_NONE, &frames,
+       "print a line per scored frame before the summary", NULL},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+       "write the results file (one schema: docs/element.md, \"Results file\") to FILE", "FILE"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-       "text (default), jsonl, or csv (the summary then goes to stderr)", "FORMAT"},
+       "json (libvmaf's layout; the default with -o), jsonl or csv: the results file's "
+       "format; without -o it goes to standard output instead of the text", "FORMAT"},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   GOptionContext* context = g_option_context_new(
       "REF DIST - score DIST against REF with SSIMULACRA 2.1");
   g_option_context_set_description(
       context,
       "REF and DIST are image or video files GStreamer can decode. Frames pair by\n"
-      "timestamp; still images pair in arrival order. One line per scored frame,\n"
-      "then a summary. Exit status: 0 scored, 1 failed, 2 usage error.\n"
+      "timestamp; still images pair in arrival order. For one pair the score alone,\n"
+      "else the summary (and with --frames a line per frame before it).\n"
+      "Exit status: 0 scored, 1 failed, 2 usage error.\n"
       "From a build tree: GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>.\n");
   g_option_context_add_main_entries(context, entries, NULL);
   g_option_context_add_group(context, gst_init_get_option_group());
   GError* error = NULL;
-  Report report = {kFormatText, 0, 0, 0, FALSE};
   int rc = kExitOk;
   if (!g_option_context_parse(context, &argc, &argv, &error)) {
     fprintf(stderr, "ssimulacra2cmp-compare: %s\n", error->message);
     g_clear_error(&error);
     rc = kExitUsage;
   } else if (argc != 3) {
-    fprintf(stderr, "usage: ssimulacra2cmp-compare [--backend auto|cpu|cuda] "
-                    "[--format text|jsonl|csv] REF DIST\n");
+    fprintf(stderr, "usage: ssimulacra2cmp-compare [--backend auto|cpu|cuda] [--frames] "
+                    "[-o FILE] [--format json|jsonl|csv] REF DIST\n");
     rc = kExitUsage;
   } else if (backend != NULL && !IsBackend(backend)) {
     fprintf(stderr, "ssimulacra2cmp-compare: unknown backend \"%s\" "
                     "(auto, cpu or cuda)\n", backend);
     rc = kExitUsage;
-  } else if (format_name != NULL && !ParseFormat(format_name, &report.format)) {
+  } else if (format_name != NULL && !IsFormat(format_name)) {
     fprintf(stderr, "ssimulacra2cmp-compare: unknown format \"%s\" "
-                    "(text, jsonl or csv)\n", format_name);
+                    "(json, jsonl or csv)\n", format_name);
     rc = kExitUsage;
   }
   g_option_context_free(context);
@@ -373,52 +309,58 @@ int main(int argc, char** argv) {
       rc = kExitFailed;
     }
   }
-  if (rc != kExitOk) {
-    g_free(backend);
-    g_free(format_name);
-    return rc;
-  }
-
-  GstElement* cmp = gst_element_factory_make(kElementName, "cmp");
-  if (cmp == NULL) {
+  GstElement* cmp = rc == kExitOk ? gst_element_factory_make(kElementName, "cmp") : NULL;
+  if (rc == kExitOk && cmp == NULL) {
     fprintf(stderr,
             "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found.\n"
             "  From a build tree: GST_PLUGIN_PATH=<builddir>/gst %s REF DIST,\n"
             "  or run it inside `meson devenv -C <builddir>`.\n",
             argv[0]);
-    g_free(backend);
-    g_free(format_name);
-    return kExitFailed;
-  }
-  if (backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", backend);
-  GstElement* pipeline = gst_pipeline_new("compare");
-  GstElement* sink = gst_element_factory_make("fakesink", NULL);
-  g_object_set(sink, "sync", FALSE, NULL);
-  gst_bin_add_many(GST_BIN(pipeline), cmp, sink, NULL);
-  Branch ref = {"reference", argv[1], NULL};
-  Branch dist = {"distorted", argv[2], NULL};
-  if (!gst_element_link(cmp, sink) || !AddBranch(pipeline, cmp, "ref_sink", &ref) ||
-      !AddBranch(pipeline, cmp, "dist_sink", &dist)) {
-    fprintf(stderr, "ssimulacra2cmp-compare: could not build the pipeline\n");
     rc = kExitFailed;
   }
-  if (rc == kExitOk && report.format == kFormatCsv) {
-    puts("frame,timestamp,dist_timestamp,score");
+  Report report = {frames, TRUE, 0, 0.0, NULL};
+  GstElement* pipeline = NULL;
+  if (rc == kExitOk) {
+    if (backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", backend);
+    // The results file is the element's: -o FILE, or standard output in
+    // place of the text when only --format is given.
+    if (output != NULL || format_name != NULL) {
+      report.text = output != NULL;
+      g_object_set(cmp, "results-location", output != NULL ? output : "/dev/stdout", NULL);
+      gst_util_set_object_arg(G_OBJECT(cmp), "results-format",
+                              format_name != NULL ? format_name : "json");
+    }
+    pipeline = gst_pipeline_new("compare");
+    GstElement* sink = gst_element_factory_make("fakesink", NULL);
+    g_object_set(sink, "sync", FALSE, NULL);
+    gst_bin_add_many(GST_BIN(pipeline), cmp, sink, NULL);
+    Branch ref = {"reference", argv[1], NULL};
+    Branch dist = {"distorted", argv[2], NULL};
+    if (!gst_element_link(cmp, sink) || !AddBranch(pipeline, cmp, "ref_sink", &ref) ||
+        !AddBranch(pipeline, cmp, "dist_sink", &dist)) {
+      fprintf(stderr, "ssimulacra2cmp-compare: could not build the pipeline\n");
+      rc = kExitFailed;
+    }
+    if (rc == kExitOk) rc = Run(pipeline, &report);
   }
-  if (rc == kExitOk) rc = Run(pipeline, &report);
-  if (rc == kExitOk && (!report.have_summary || report.frames_scored == 0)) {
+  const guint64 ref_unpaired = report.summary ? GetU64(report.summary, "ref-unpaired") : 0;
+  const guint64 dist_unpaired = report.summary ? GetU64(report.summary, "dist-unpaired") : 0;
+  if (rc == kExitOk && (report.summary == NULL || report.frames_scored == 0)) {
     fprintf(stderr, "ssimulacra2cmp-compare: no frame pair was scored\n");
     rc = kExitFailed;
   }
-  if (rc == kExitOk && (report.ref_unpaired > 0 || report.dist_unpaired > 0)) {
+  if (rc == kExitOk) PrintResult(&report);
+  if (rc == kExitOk && (ref_unpaired > 0 || dist_unpaired > 0)) {
     fprintf(stderr,
             "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
             " distorted frames had no partner with the same timestamp and were not "
             "scored (docs/cookbook.md, \"Unpaired frames\")\n",
-            report.ref_unpaired, report.dist_unpaired);
+            ref_unpaired, dist_unpaired);
   }
-  gst_object_unref(pipeline);
+  if (report.summary != NULL) gst_structure_free(report.summary);
+  if (pipeline != NULL) gst_object_unref(pipeline);  // and cmp in it
   g_free(backend);
   g_free(format_name);
+  g_free(output);
   return rc;
 }

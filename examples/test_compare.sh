@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Test of ssimulacra2cmp-compare (meson test compare_tool). Generates three
-# tiny clips with gst-launch-1.0 and checks: the line formats of text, jsonl
-# and csv output; that a self-comparison scores exactly 100.00000000; the
-# errors for a size mismatch (the element's hint), a missing file and a
-# 16-bit RGB PNG; an 8-bit PNG's self-comparison; and, when
+# tiny clips with gst-launch-1.0 and checks: the text output (the summary;
+# --frames lines; one pair's score alone); that a self-comparison scores
+# exactly 100.00000000; the results file in json (read with Python's json
+# parser, in libvmaf's layout), jsonl and csv, on standard output and with
+# -o, byte-identical to the element's own results-location file for the
+# same input; the errors for a size mismatch (the element's hint), a missing
+# file and a 16-bit RGB PNG; an 8-bit PNG's self-comparison; and, when
 # ../shared/testdata is there, that two PNGs print the canonical score.
 # Usage: test_compare.sh PATH/TO/ssimulacra2cmp-compare
 set -u
@@ -26,34 +29,67 @@ gst-launch-1.0 -q $src ! video/x-raw,format=RGB,$caps ! jpegenc quality=25 \
 gst-launch-1.0 -q $src ! video/x-raw,format=I420,width=48,height=32 ! matroskamux \
   ! filesink location="$dir/small.mkv" || fail "could not write small.mkv"
 
-# Self-comparison: five lines of exactly 100, then the summary.
-"$compare" --backend cpu "$dir/ref.mkv" "$dir/ref.mkv" >"$dir/self.txt" 2>"$dir/err.txt" \
+# Self-comparison, --frames: five lines of exactly 100, then the summary.
+"$compare" --backend cpu --frames "$dir/ref.mkv" "$dir/ref.mkv" >"$dir/self.txt" 2>"$dir/err.txt" \
   || { cat "$dir/err.txt"; fail "self-comparison exited $?"; }
 cat "$dir/self.txt"
 frame_re='^frame [0-9]+ pts [0-9]+:[0-9]{2}:[0-9]{2}\.[0-9]{3} score -?[0-9]+\.[0-9]{8}$'
 [ "$(grep -cE "$frame_re" "$dir/self.txt")" = 5 ] || fail "expected 5 frame lines"
 [ "$(grep -c ' score 100\.00000000$' "$dir/self.txt")" = 5 ] || fail "self-comparison is not 100"
 grep -q '^frame 1 pts 0:00:00\.033 score' "$dir/self.txt" || fail "frame 1 pts is not 0:00:00.033"
-grep -qE '^summary frames-scored 5 ref-unpaired 0 dist-unpaired 0 .* mean 100\.00000000 ' \
-  "$dir/self.txt" || fail "summary line"
+summary_re='^summary frames-scored 5 ref-unpaired 0 dist-unpaired 0 .* mean 100\.00000000 '
+grep -qE "$summary_re" "$dir/self.txt" || fail "summary line"
 [ "$(wc -l <"$dir/self.txt")" -eq 6 ] || fail "expected 6 lines in all"
+# Without --frames: the summary alone.
+"$compare" --backend cpu "$dir/ref.mkv" "$dir/ref.mkv" >"$dir/summary.txt" || fail "summary run"
+[ "$(wc -l <"$dir/summary.txt")" -eq 1 ] && grep -qE "$summary_re" "$dir/summary.txt" \
+  || { cat "$dir/summary.txt"; fail "expected the summary line alone"; }
 
-# Against the JPEG copy: scores below 100, in all three formats.
-"$compare" --backend cpu "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/text.txt" || fail "text run"
+# Against the JPEG copy: scores below 100.
+"$compare" --backend cpu --frames "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/text.txt" || fail "text run"
 cat "$dir/text.txt"
 [ "$(grep -cE "$frame_re" "$dir/text.txt")" = 5 ] || fail "expected 5 frame lines"
 grep -q ' score 100\.00000000$' "$dir/text.txt" && fail "a degraded frame scored 100"
+
+# The results file: json in libvmaf's layout, read by a plain JSON parser.
+"$compare" --backend cpu -o "$dir/cli.json" "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/o.txt" \
+  || fail "-o run"
+grep -qE "^summary frames-scored 5 " "$dir/o.txt" || fail "-o keeps the text on stdout"
+python3 - "$dir/cli.json" <<'PY' || fail "json layout"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["version"].startswith("ssimulacra2cmp "), doc["version"]
+frames = doc["frames"]
+assert [f["frameNum"] for f in frames] == [0, 1, 2, 3, 4], frames
+for f in frames:
+    assert set(f) == {"frameNum", "timestamp", "running_time", "dist_timestamp", "metrics"}, f
+    assert 0 < f["metrics"]["ssimulacra2"] < 100, f
+pooled = doc["pooled_metrics"]["ssimulacra2"]
+for key in ("min", "max", "mean", "harmonic_mean"):  # libvmaf's pooled fields
+    assert key in pooled, key
+scores = [f["metrics"]["ssimulacra2"] for f in frames]
+assert pooled["min"] == min(scores) and pooled["max"] == max(scores), pooled
+assert doc["summary"]["frames_scored"] == 5, doc["summary"]
+PY
+# The element's own file for the same input: the same bytes.
+branch() { echo "filesrc location=$1 ! decodebin ! videoconvert ! cmp.$2"; }
+gst-launch-1.0 -q $(branch "$dir/ref.mkv" ref_sink) $(branch "$dir/dist.mkv" dist_sink) \
+  ssimulacra2cmp name=cmp backend=cpu results-location="$dir/element.json" results-format=json \
+  ! fakesink || fail "element run"
+cmp "$dir/cli.json" "$dir/element.json" || fail "the CLI's json differs from the element's"
+# jsonl and csv on standard output: the same fields, the summary last.
 "$compare" --backend cpu --format jsonl "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.jsonl" \
   || fail "jsonl run"
-[ "$(grep -cE '^\{"type":"frame","score":-?[0-9.e+-]+,"frame-index":[0-9]+,.*\}$' "$dir/out.jsonl")" = 5 ] \
+[ "$(grep -cE '^\{"frameNum":[0-9]+,"timestamp":[0-9]+,"running_time":[0-9]+,"dist_timestamp":[0-9]+,"ssimulacra2":-?[0-9.e+-]+\}$' "$dir/out.jsonl")" = 5 ] \
   || { cat "$dir/out.jsonl"; fail "jsonl frame lines"; }
-grep -qE '^\{"type":"summary","reason":"eos","frames-scored":5,' "$dir/out.jsonl" \
+tail -n 1 "$dir/out.jsonl" | grep -qE '^\{"pooled_metrics":\{"ssimulacra2":\{"min":.*"summary":\{"frames_scored":5,' \
   || fail "jsonl summary"
 "$compare" --backend cpu --format csv "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.csv" \
-  2>"$dir/csv-summary.txt" || fail "csv run"
-[ "$(head -n 1 "$dir/out.csv")" = "frame,timestamp,dist_timestamp,score" ] || fail "csv header"
-[ "$(grep -cE '^[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+$' "$dir/out.csv")" = 5 ] || fail "csv rows"
-grep -q '^summary frames-scored 5 ' "$dir/csv-summary.txt" || fail "csv summary on stderr"
+  || fail "csv run"
+[ "$(head -n 1 "$dir/out.csv")" = "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2" ] \
+  || fail "csv header"
+[ "$(grep -cE '^[0-9]+,[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+$' "$dir/out.csv")" = 5 ] || fail "csv rows"
+grep -q '^# frames_scored,5$' "$dir/out.csv" || fail "csv summary"
 
 # Errors: exit status and the message the user needs.
 "$compare" --backend cpu "$dir/ref.mkv" "$dir/small.mkv" >/dev/null 2>"$dir/err.txt"
@@ -87,8 +123,8 @@ grep -q 'is a 16-bit RGB PNG' "$dir/err.txt" || fail "16-bit RGB PNG message"
 gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=RGB,$caps \
   ! pngenc ! filesink location="$dir/rgb8.png" || fail "could not write rgb8.png"
 "$compare" --backend cpu "$dir/rgb8.png" "$dir/rgb8.png" >"$dir/png8.txt" || fail "8-bit PNG run"
-grep -q '^frame 0 pts 0:00:00\.000 score 100\.00000000$' "$dir/png8.txt" \
-  || { cat "$dir/png8.txt"; fail "8-bit PNG self-comparison is not 100"; }
+[ "$(cat "$dir/png8.txt")" = "100.00000000" ] \
+  || { cat "$dir/png8.txt"; fail "8-bit PNG self-comparison: expected the score 100.00000000 alone"; }
 
 # Two still images: the canonical score, through pngdec.
 data=${S2C_TESTDATA:-}
@@ -96,8 +132,8 @@ if [ -n "$data" ] && [ -f "$data/flower_small_q70.png" ]; then
   "$compare" --backend cpu "$data/flower_small.png" "$data/flower_small_q70.png" \
     >"$dir/png.txt" || fail "png run"
   cat "$dir/png.txt"
-  grep -q '^frame 0 pts 0:00:00\.000 score 81\.74290736$' "$dir/png.txt" \
-    || fail "flower_small q70 is not the canonical 81.74290736"
+  [ "$(cat "$dir/png.txt")" = "81.74290736" ] \
+    || fail "flower_small q70 is not the canonical 81.74290736 alone"
 else
   echo "note: testdata not found, the PNG check was skipped"
 fi

@@ -25,6 +25,7 @@ GType ResultsFormatGetType() {
   static const GEnumValue values[] = {
       {static_cast<int>(ResultsFormat::kJsonLines), "JSON Lines", "jsonl"},
       {static_cast<int>(ResultsFormat::kCsv), "CSV with a header line", "csv"},
+      {static_cast<int>(ResultsFormat::kJson), "JSON in libvmaf's layout", "json"},
       {0, nullptr, nullptr}};
   if (g_once_init_enter(&type)) {
     g_once_init_leave(&type,

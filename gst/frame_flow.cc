@@ -105,7 +105,9 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
 
 GstFlowReturn Finish(GstSsimulacra2Cmp* self) {
   GstFlowReturn flow = Drain(self, 0);
-  PostStructure(self, MakeSummary(self->priv, "eos").ToStructure());
+  const SummaryMessage summary = MakeSummary(self->priv, "eos");
+  if (self->priv->writer.is_open()) self->priv->writer.Finish(summary);
+  PostStructure(self, summary.ToStructure());
   return flow == GST_FLOW_OK ? GST_FLOW_EOS : flow;
 }
 

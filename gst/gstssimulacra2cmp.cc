@@ -237,7 +237,8 @@ gboolean Start(GstAggregator* agg) {
     GST_INFO_OBJECT(self, "scoring on the CPU: %s", selection.fallback_reason.c_str());
 #endif
   }
-  if (!location.empty() && !p->writer.Open(location, s.results_format)) {
+  if (!location.empty() &&
+      !p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION)) {
     GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                       ("Could not open the results file \"%s\" for writing.",
                        location.c_str()),
@@ -267,6 +268,8 @@ gboolean Stop(GstAggregator* agg) {
   s2c::StopLinkWatch(GST_SSIMULACRA2_CMP(agg));
   if (p->backend) DropPending(p);
   p->backend.reset();
+  // Stopped before EOS: the file still gets the summary of what was scored.
+  if (p->writer.is_open()) p->writer.Finish(MakeSummary(p, "stop"));
   p->writer.Close();
   gst_clear_caps(&p->ref_caps);
 #ifdef S2C_GST_CUDA

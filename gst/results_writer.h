@@ -1,6 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The results-location file: one line per scored frame, written and flushed
-// as the frame is scored, so a crash or a kill loses nothing already scored.
+// The results file (the element's results-location, the CLI's --output):
+// one schema in three formats, the same field names in each.
+//
+// - json: libvmaf's layout, which VMAF tooling reads: {"version", "frames":
+//   [{"frameNum", the timestamps, "metrics": {"ssimulacra2"}}],
+//   "pooled_metrics": {"ssimulacra2": {min, max, mean, harmonic_mean, the
+//   percentiles, stddev}}, "summary": {the counts}}.
+// - jsonl: one object per frame with the same fields flattened
+//   ({"frameNum", ..., "ssimulacra2"}), then one object with
+//   "pooled_metrics" and "summary".
+// - csv: a header line, one row per frame, then the summary as lines that
+//   start with '#' ("# name,value").
+//
+// Each frame is written and flushed when it is scored, and the summary when
+// the stream ends, so a crash loses nothing already scored: a json file then
+// ends after its last complete frame object (append "]}" to parse it), a
+// jsonl or csv file after its last complete line.
 #ifndef S2C_GST_RESULTS_WRITER_H_
 #define S2C_GST_RESULTS_WRITER_H_
 
@@ -11,7 +26,7 @@
 
 namespace s2c {
 
-enum class ResultsFormat { kJsonLines, kCsv };
+enum class ResultsFormat { kJsonLines, kCsv, kJson };
 
 class ResultsWriter {
  public:
@@ -20,18 +35,30 @@ class ResultsWriter {
   ResultsWriter& operator=(const ResultsWriter&) = delete;
   ~ResultsWriter() { Close(); }
 
-  // Truncates `path`; CSV gets its header line. False (errno set) on failure.
-  bool Open(const std::string& path, ResultsFormat format);
-  void Close();
+  // Truncates `path` and writes what comes before the first frame (the csv
+  // header, the json document's start with `version`). False (errno set) on
+  // failure.
+  bool Open(const std::string& path, ResultsFormat format, const std::string& version);
   bool is_open() const { return file_ != nullptr; }
 
-  // One line: frame index, timestamps in ns (null / empty when unknown),
+  // One frame: frame index, timestamps in ns (null / empty when unknown),
   // score with 17 significant digits (the double round-trips).
   bool Write(const FrameMessage& frame);
 
+  // The summary, which ends the document; later frames are not written.
+  bool Finish(const SummaryMessage& summary);
+
+  // Ends a json document that was not finished, so that it still parses,
+  // and closes the file.
+  void Close();
+
  private:
+  bool Put(const std::string& text);
+
   std::FILE* file_ = nullptr;
   ResultsFormat format_ = ResultsFormat::kJsonLines;
+  bool wrote_frame_ = false;
+  bool finished_ = false;
 };
 
 }  // namespace s2c

@@ -502,9 +502,9 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
-  fail_unless(line == "frame,timestamp,running_time,dist_timestamp,score");
+  fail_unless(line == "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2");
   size_t n = 0;
-  while (std::getline(in, line)) {
+  while (std::getline(in, line) && line[0] != '#') {
     fail_unless(n < r.frames.size());
     const double score = g_ascii_strtod(line.substr(line.rfind(',') + 1).c_str(), nullptr);
     AssertBits(score, r.frames[n].score);
@@ -513,6 +513,13 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
     ++n;
   }
   fail_unless_equals_int(n, 4);
+  // Then the summary, starting with the pooled statistics.
+  char mean[32];
+  std::snprintf(mean, sizeof mean, "%.17g", r.summaries.back().scores.mean);
+  fail_unless(line.rfind("# min,", 0) == 0, "after the frames: %s", line.c_str());
+  bool saw_mean = false;
+  while (std::getline(in, line)) saw_mean |= line == std::string("# mean,") + mean;
+  fail_unless(saw_mean, "no \"# mean,%s\" line", mean);
   g_remove(path.c_str());
   g_rmdir(dir);
   g_free(dir);

@@ -187,35 +187,77 @@ std::string Repr(double v) {
   return buf;
 }
 
+// The three formats of one schema, byte for byte: a frame, then the summary.
 void TestResultsWriter() {
   gchar* dir = g_dir_make_tmp("s2c-results-XXXXXX", nullptr);
-  const std::string jsonl = std::string(dir) + "/r.jsonl";
-  const std::string csv = std::string(dir) + "/r.csv";
   s2c::FrameMessage f;
   f.score = 90.003499830000003;
   f.frame_index = 0;
   f.timestamp = 0;
   f.running_time = 0;
+  s2c::SummaryMessage m;
+  m.scores.frames = 1;
+  m.scores.percentile_frames = 1;
+  m.scores.min = m.scores.max = m.scores.mean = m.scores.harmonic_mean = f.score;
+  m.scores.p1 = m.scores.p5 = m.scores.p10 = m.scores.p25 = f.score;
+  m.scores.median = m.scores.p75 = m.scores.p95 = f.score;
+  m.ref_late = 2;
+  const std::string v = Repr(f.score);
+  const std::string pooled = "{\"min\":" + v + ",\"max\":" + v + ",\"mean\":" + v +
+                             ",\"harmonic_mean\":" + v + ",\"p1\":" + v + ",\"p5\":" + v +
+                             ",\"p10\":" + v + ",\"p25\":" + v + ",\"median\":" + v +
+                             ",\"p75\":" + v + ",\"p95\":" + v + ",\"stddev\":0}";
+  const std::string counts =
+      "{\"frames_scored\":1,\"percentile_frames\":1,\"ref_unpaired\":0,\"dist_unpaired\":0,"
+      "\"ref_late\":2,\"ref_skipped\":0,\"ref_gaps\":0,\"results_lost\":0}";
+  const std::string summary = "\"pooled_metrics\":{\"ssimulacra2\":" + pooled +
+                              "},\"summary\":" + counts;
+  const struct {
+    s2c::ResultsFormat format;
+    const char* name;
+    std::string after_frame;  // the file once the frame is written (flushed)
+    std::string finished;     // and once the summary is
+  } kCases[] = {
+      {s2c::ResultsFormat::kJsonLines, "r.jsonl",
+       "{\"frameNum\":0,\"timestamp\":0,\"running_time\":0,\"dist_timestamp\":null,"
+       "\"ssimulacra2\":" + v + "}\n",
+       "{" + summary + "}\n"},
+      {s2c::ResultsFormat::kJson, "r.json",
+       "{\"version\":\"test 1\",\"frames\":[\n{\"frameNum\":0,\"timestamp\":0,"
+       "\"running_time\":0,\"dist_timestamp\":null,\"metrics\":{\"ssimulacra2\":" + v + "}}\n",
+       "],\n" + summary + "}\n"},
+      {s2c::ResultsFormat::kCsv, "r.csv",
+       "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2\n0,0,0,," + v + "\n",
+       "# min," + v + "\n# max," + v + "\n# mean," + v + "\n# harmonic_mean," + v +
+           "\n# p1," + v + "\n# p5," + v + "\n# p10," + v + "\n# p25," + v + "\n# median," +
+           v + "\n# p75," + v + "\n# p95," + v + "\n# stddev,0\n# frames_scored,1\n"
+           "# percentile_frames,1\n# ref_unpaired,0\n# dist_unpaired,0\n# ref_late,2\n"
+           "# ref_skipped,0\n# ref_gaps,0\n# results_lost,0\n"},
+  };
+  for (const auto& k : kCases) {
+    const std::string path = std::string(dir) + "/" + k.name;
+    s2c::ResultsWriter w;
+    CHECK(w.Open(path, k.format, "test 1"));
+    CHECK(w.Write(f));
+    CHECK(ReadFile(path) == k.after_frame);
+    CHECK(w.Finish(m));
+    CHECK(!w.Write(f));  // nothing after the summary
+    w.Close();
+    CHECK(ReadFile(path) == k.after_frame + k.finished);
+    g_remove(path.c_str());
+  }
+  // A json file closed without a summary (an error before EOS) still parses:
+  // its frames array is closed.
+  const std::string path = std::string(dir) + "/unfinished.json";
   {
     s2c::ResultsWriter w;
-    CHECK(w.Open(jsonl, s2c::ResultsFormat::kJsonLines));
-    CHECK(w.Write(f));
-    // Flushed per line: readable before the writer closes.
-    CHECK(ReadFile(jsonl) ==
-          "{\"frame\":0,\"timestamp\":0,\"running_time\":0,\"dist_timestamp\":null,"
-          "\"score\":" + Repr(f.score) + "}\n");
-  }
-  {
-    s2c::ResultsWriter w;
-    CHECK(w.Open(csv, s2c::ResultsFormat::kCsv));
+    CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1"));
     CHECK(w.Write(f));
   }
-  CHECK(ReadFile(csv) ==
-        "frame,timestamp,running_time,dist_timestamp,score\n0,0,0,," + Repr(f.score) + "\n");
+  CHECK(ReadFile(path) == kCases[1].after_frame + "]}\n");
+  g_remove(path.c_str());
   // %.17g gives the double back.
-  CHECK(SameBits(g_ascii_strtod(Repr(f.score).c_str(), nullptr), f.score));
-  g_remove(jsonl.c_str());
-  g_remove(csv.c_str());
+  CHECK(SameBits(g_ascii_strtod(v.c_str(), nullptr), f.score));
   g_rmdir(dir);
   g_free(dir);
 }
