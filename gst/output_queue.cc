@@ -335,8 +335,8 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
 // Starts waiting pairs, oldest first, while the backend has room. Live, a
 // pair is started only if, by the backend's recent time per pair, its
 // score can be ready by its deadline behind the pairs already on the
-// backend; when more pairs wait than there is room for, the oldest are
-// skipped at once. An overloaded backend is better spent on the newest
+// backend (an idle backend takes it regardless); when more pairs wait than
+// there is room for, the oldest are skipped at once. An overloaded backend is better spent on the newest
 // frames than on scores that would all come too late.
 GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
                            int max_in_flight, bool* started) {
@@ -353,8 +353,12 @@ GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
   for (Pending& pending : p->pending) {
     if (room == 0) break;
     if (!startable(pending)) continue;
-    const GstClockTime work = (p->backend->InFlight() + 1) * p->pair_time;
-    if (excess > 0 || !deadline.InTime(pending.frame.running_time, work)) {
+    // An idle backend always takes the pair: its result is also the next
+    // sample of the time per pair, without which an estimate from a busy
+    // spell would never come down again.
+    const int in_flight = p->backend->InFlight();
+    const GstClockTime work = (in_flight + 1) * p->pair_time;
+    if (excess > 0 || (in_flight > 0 && !deadline.InTime(pending.frame.running_time, work))) {
       --excess;
       CountSkipped(p);
       gst_clear_buffer(&pending.dist);
