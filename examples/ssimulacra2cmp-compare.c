@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// ssimulacra2cmp-compare REF DIST: scores a distorted image or video file
-// against its reference with the ssimulacra2cmp element. For one pair (two
+// ssimulacra2cmp-compare REF DIST: scores a distorted image or video (a file
+// or a URI) against its reference with the ssimulacra2cmp element. For one pair (two
 // still images) it prints the score alone, as the canonical tool does; for
 // video, the summary, and with --frames a line per frame before it. The
 // pipeline is
@@ -8,6 +8,9 @@
 //   filesrc location=REF  ! decodebin ! videoconvert ! cmp.ref_sink
 //   filesrc location=DIST ! decodebin ! videoconvert ! cmp.dist_sink
 //   ssimulacra2cmp name=cmp ! fakesink
+//
+// (uridecodebin for a URI). compare_pipeline.c builds it, compare_report.c
+// runs it and prints; this file reads the command line.
 //
 // videoconvert stays in passthrough whenever the decoder's format is one the
 // element scores, so a PNG is scored on its own RGB samples (the canonical
@@ -21,147 +24,15 @@
 // `meson devenv -C <builddir>`, which sets GST_PLUGIN_PATH.
 #include <gst/gst.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-// Exit codes: 0 scored, 1 the comparison failed, 2 the command line is wrong.
-enum { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
+#include "compare_pipeline.h"
+#include "compare_report.h"
 
 static const char kElementName[] = "ssimulacra2cmp";
-
-typedef struct {
-  gboolean frames;     // --frames: a text line per frame
-  gboolean text;       // text on standard output (not a results format)
-  guint64 frames_scored;
-  double first_score;
-  GstStructure* summary;  // the last summary message's, owned
-} Report;
-
-// ---- Output -------------------------------------------------------------
-
-// H:MM:SS.mmm, or "none" for an untimestamped buffer.
-static void PrintPts(guint64 t) {
-  if (t == GST_CLOCK_TIME_NONE) {
-    fputs("none", stdout);
-    return;
-  }
-  const guint64 ms = t / GST_MSECOND;
-  printf("%" G_GUINT64_FORMAT ":%02u:%02u.%03u", ms / 3600000,
-         (unsigned)(ms / 60000 % 60), (unsigned)(ms / 1000 % 60),
-         (unsigned)(ms % 1000));
-}
-
-static guint64 GetU64(const GstStructure* s, const char* field) {
-  guint64 v = GST_CLOCK_TIME_NONE;
-  gst_structure_get_uint64(s, field, &v);
-  return v;
-}
-
-static void OnFrame(const GstStructure* s, Report* report) {
-  double score = 0.0;
-  gst_structure_get_double(s, "score", &score);
-  if (report->frames_scored++ == 0) report->first_score = score;
-  if (!report->text || !report->frames) return;
-  printf("frame %" G_GUINT64_FORMAT " pts ", GetU64(s, "frame-index"));
-  PrintPts(GetU64(s, "timestamp"));
-  printf(" score %.8f\n", score);
-}
-
-// "summary name value ..." on one line: counts as integers, scores with the
-// per-frame lines' 8 decimals.
-static gboolean PrintTextField(GQuark field, const GValue* value, gpointer user_data) {
-  (void)user_data;
-  const char* name = g_quark_to_string(field);
-  if (strcmp(name, "type") == 0 || strcmp(name, "reason") == 0) return TRUE;
-  if (G_VALUE_HOLDS_DOUBLE(value)) {
-    printf(" %s %.8f", name, g_value_get_double(value));
-  } else if (G_VALUE_HOLDS_UINT64(value)) {
-    printf(" %s %" G_GUINT64_FORMAT, name, g_value_get_uint64(value));
-  }
-  return TRUE;
-}
-
-// After the run: one pair's score alone, else the summary line.
-static void PrintResult(const Report* report) {
-  if (!report->text || report->summary == NULL) return;
-  if (report->frames_scored == 1 && !report->frames) {
-    printf("%.8f\n", report->first_score);
-    return;
-  }
-  fputs("summary", stdout);
-  gst_structure_foreach(report->summary, PrintTextField, NULL);
-  putchar('\n');
-}
-
-// ---- Pipeline -----------------------------------------------------------
-
-typedef struct {
-  const char* role;  // "reference" or "distorted"
-  const char* location;
-  GstElement* convert;  // where the first video stream goes
-} Branch;
-
-static void PostBranchError(GstElement* from, const Branch* branch, const char* what) {
-  GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
-                              "%s \"%s\": %s", branch->role, branch->location, what);
-  gst_element_post_message(from, gst_message_new_error(GST_OBJECT(from), error, NULL));
-  g_error_free(error);
-}
-
-// The first video stream of a file is compared; any other stream (audio, a
-// second video track) is drained into a fakesink so the demuxer keeps going.
-static void OnPadAdded(GstElement* decodebin, GstPad* pad, gpointer user_data) {
-  const Branch* branch = user_data;
-  GstCaps* caps = gst_pad_get_current_caps(pad);
-  if (caps == NULL) caps = gst_pad_query_caps(pad, NULL);
-  const gboolean video = gst_caps_get_size(caps) > 0 &&
-      gst_structure_has_name(gst_caps_get_structure(caps, 0), "video/x-raw");
-  gst_caps_unref(caps);
-  GstPad* sink = gst_element_get_static_pad(branch->convert, "sink");
-  if (video && !gst_pad_is_linked(sink)) {
-    if (GST_PAD_LINK_FAILED(gst_pad_link(pad, sink))) {
-      PostBranchError(decodebin, branch, "could not link the decoded video");
-    }
-    gst_object_unref(sink);
-    return;
-  }
-  gst_object_unref(sink);
-  GstElement* drain = gst_element_factory_make("fakesink", NULL);
-  g_object_set(drain, "sync", FALSE, "async", FALSE, NULL);
-  gst_bin_add(GST_BIN(GST_ELEMENT_PARENT(decodebin)), drain);
-  gst_element_sync_state_with_parent(drain);
-  GstPad* drain_sink = gst_element_get_static_pad(drain, "sink");
-  gst_pad_link(pad, drain_sink);
-  gst_object_unref(drain_sink);
-}
-
-static void OnNoMorePads(GstElement* decodebin, gpointer user_data) {
-  const Branch* branch = user_data;
-  GstPad* sink = gst_element_get_static_pad(branch->convert, "sink");
-  if (!gst_pad_is_linked(sink)) PostBranchError(decodebin, branch, "no video stream");
-  gst_object_unref(sink);
-}
-
-// filesrc ! decodebin ! videoconvert ! cmp.<pad_name>
-static gboolean AddBranch(GstElement* pipeline, GstElement* cmp, const char* pad_name,
-                          Branch* branch) {
-  GstElement* src = gst_element_factory_make("filesrc", NULL);
-  GstElement* decode = gst_element_factory_make("decodebin", NULL);
-  branch->convert = gst_element_factory_make("videoconvert", NULL);
-  if (src == NULL || decode == NULL || branch->convert == NULL) {
-    fprintf(stderr, "ssimulacra2cmp-compare: filesrc, decodebin or videoconvert is "
-                    "missing; install gstreamer1.0-plugins-base.\n");
-    return FALSE;
-  }
-  g_object_set(src, "location", branch->location, NULL);
-  gst_bin_add_many(GST_BIN(pipeline), src, decode, branch->convert, NULL);
-  g_signal_connect(decode, "pad-added", G_CALLBACK(OnPadAdded), branch);
-  g_signal_connect(decode, "no-more-pads", G_CALLBACK(OnNoMorePads), branch);
-  return gst_element_link(src, decode) &&
-         gst_element_link_pads(branch->convert, "src", cmp, pad_name);
-}
-
-// ---- Main ---------------------------------------------------------------
 
 static gboolean IsFormat(const char* name) {
   return strcmp(name, "json") == 0 || strcmp(name, "jsonl") == 0 || strcmp(name, "csv") == 0;
@@ -170,65 +41,6 @@ static gboolean IsFormat(const char* name) {
 static gboolean IsBackend(const char* name) {
   return strcmp(name, "auto") == 0 || strcmp(name, "cpu") == 0 ||
          strcmp(name, "cuda") == 0;
-}
-
-// Runs the pipeline to EOS or the first error, printing as messages come.
-static int Run(GstElement* pipeline, Report* report) {
-  GstBus* bus = gst_element_get_bus(pipeline);
-  int rc = kExitOk;
-  if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
-    rc = kExitFailed;  // the error message on the bus says why
-  }
-  for (gboolean done = FALSE; !done;) {
-    GstMessage* msg = gst_bus_timed_pop_filtered(
-        bus, rc == kExitOk ? GST_CLOCK_TIME_NONE : 0,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT);
-    if (msg == NULL) break;
-    switch (GST_MESSAGE_TYPE(msg)) {
-      case GST_MESSAGE_ELEMENT: {
-        const GstStructure* s = gst_message_get_structure(msg);
-        const char* type = gst_structure_get_string(s, "type");
-        if (!gst_structure_has_name(s, kElementName) || type == NULL) break;
-        if (strcmp(type, "frame") == 0) OnFrame(s, report);
-        if (strcmp(type, "summary") == 0) {
-          if (report->summary != NULL) gst_structure_free(report->summary);
-          report->summary = gst_structure_copy(s);
-        }
-        break;
-      }
-      case GST_MESSAGE_WARNING:
-      case GST_MESSAGE_ERROR: {
-        const gboolean error = GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR;
-        GError* err = NULL;
-        gchar* debug = NULL;
-        if (error) {
-          gst_message_parse_error(msg, &err, &debug);
-        } else {
-          gst_message_parse_warning(msg, &err, &debug);
-        }
-        fprintf(stderr, "ssimulacra2cmp-compare: %s from %s: %s\n",
-                error ? "error" : "warning", GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
-                err->message);
-        if (debug != NULL) fprintf(stderr, "  (%s)\n", debug);
-        g_clear_error(&err);
-        g_free(debug);
-        if (error) {
-          rc = kExitFailed;
-          done = TRUE;
-        }
-        break;
-      }
-      case GST_MESSAGE_EOS:
-        done = TRUE;
-        break;
-      default:
-        break;
-    }
-    gst_message_unref(msg);
-  }
-  gst_element_set_state(pipeline, GST_STATE_NULL);
-  gst_object_unref(bus);
-  return rc;
 }
 
 // GStreamer 1.22's pngdec decodes 16-bit RGB PNGs without alpha wrongly
@@ -247,30 +59,123 @@ static gboolean IsSixteenBitRgbPng(const char* path) {
          memcmp(head + 12, "IHDR", 4) == 0 && head[24] == 16 && head[25] == 2;
 }
 
+// The command line, as parsed.
+typedef struct {
+  gchar* backend;
+  gchar* format;
+  gchar* output;
+  gboolean frames;
+  gboolean version;
+  double start, end;  // seconds of the inputs' timestamps; negative: open
+  gint every;
+  double dist_offset;  // seconds
+  gint device;         // -1: the element's default
+  gint threads;        // 0: one per core
+  double threshold;    // NaN: none
+} Options;
+
+// Checks the options and the inputs; kExitOk, or the exit status with a
+// message printed.
+static int CheckOptions(const Options* o, int argc, char** argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: ssimulacra2cmp-compare [OPTION...] REF DIST (--help: the options)\n");
+    return kExitUsage;
+  }
+  const char* wrong = NULL;
+  if (o->backend != NULL && !IsBackend(o->backend)) wrong = "--backend: auto, cpu or cuda";
+  if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
+  if (o->every < 1) wrong = "--every: 1 or more";
+  if (o->start >= 0 && o->end >= 0 && o->end <= o->start) wrong = "--end: after --start";
+  if (o->device < -1) wrong = "--device: a CUDA device number, 0 or more";
+  if (o->threads < 0) wrong = "--threads: 0 (one per core) or more";
+  if (wrong != NULL) {
+    fprintf(stderr, "ssimulacra2cmp-compare: %s\n", wrong);
+    return kExitUsage;
+  }
+  for (int i = 1; i < 3; ++i) {
+    const char* role = i == 1 ? "reference" : "distorted";
+    if (IsUri(argv[i])) continue;  // the URI's handler says what is wrong
+    if (!g_file_test(argv[i], G_FILE_TEST_IS_REGULAR)) {
+      fprintf(stderr, "ssimulacra2cmp-compare: %s \"%s\": no such file\n", role, argv[i]);
+      return kExitUsage;
+    }
+    if (IsSixteenBitRgbPng(argv[i])) {
+      fprintf(stderr,
+              "ssimulacra2cmp-compare: %s \"%s\" is a 16-bit RGB PNG, which GStreamer "
+              "1.22's pngdec decodes wrongly, so no score would be right; not scored. "
+              "Decode it with another tool (docs/element.md, \"Known issue outside the "
+              "element\").\n",
+              role, argv[i]);
+      return kExitFailed;
+    }
+  }
+  return kExitOk;
+}
+
+// The element's properties from the options. Returns the element, or NULL
+// when the plugin is not found.
+static GstElement* MakeElement(const Options* o, Report* report, const char* argv0) {
+  GstElement* cmp = gst_element_factory_make(kElementName, "cmp");
+  if (cmp == NULL) {
+    fprintf(stderr,
+            "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found.\n"
+            "  From a build tree: GST_PLUGIN_PATH=<builddir>/gst %s REF DIST,\n"
+            "  or run it inside `meson devenv -C <builddir>`.\n",
+            argv0);
+    return NULL;
+  }
+  if (o->backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", o->backend);
+  if (o->device >= 0) g_object_set(cmp, "cuda-device-id", o->device, NULL);
+  g_object_set(cmp, "cpu-threads", (guint)o->threads, "dist-offset",
+               (gint64)llround(o->dist_offset * GST_SECOND), NULL);
+  if (!isnan(o->threshold)) g_object_set(cmp, "threshold", o->threshold, NULL);
+  // The results file is the element's: -o FILE, or standard output in place
+  // of the text when only --format is given.
+  if (o->output != NULL || o->format != NULL) {
+    report->text = o->output != NULL;
+    g_object_set(cmp, "results-location", o->output != NULL ? o->output : "/dev/stdout", NULL);
+    gst_util_set_object_arg(G_OBJECT(cmp), "results-format",
+                            o->format != NULL ? o->format : "json");
+  }
+  return cmp;
+}
+
 int main(int argc, char** argv) {
-  gchar* backend = NULL;
-  gchar* format_name = NULL;
-  gchar* output = NULL;
-  gboolean frames = FALSE;
+  Options o = {NULL, NULL, NULL, FALSE, FALSE, -1.0, -1.0, 1, 0.0, -1, 0, NAN};
   GOptionEntry entries[] = {
-      {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
+      {"backend", 'b', 0, G_OPTION_ARG_STRING, &o.backend,
        "auto (CUDA when a device works, else CPU), cpu or cuda; default auto", "NAME"},
-      {"frames", 0, 0, G_OPTION_ARG_NONE, &frames,
+      {"device", 'd', 0, G_OPTION_ARG_INT, &o.device, "CUDA device to score on", "N"},
+      {"threads", 't', 0, G_OPTION_ARG_INT, &o.threads,
+       "CPU backend threads (default 0: one per core; the scores do not change)", "N"},
+      {"frames", 0, 0, G_OPTION_ARG_NONE, &o.frames,
        "print a line per scored frame before the summary", NULL},
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-       "write the results file (one schema: docs/element.md, \"Results file\") to FILE", "FILE"},
-      {"format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
+       "write the results file (docs/element.md, \"Results file\") to FILE", "FILE"},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format,
        "json (libvmaf's layout; the default with -o), jsonl or csv: the results file's "
        "format; without -o it goes to standard output instead of the text", "FORMAT"},
+      {"start", 0, 0, G_OPTION_ARG_DOUBLE, &o.start,
+       "score the frames from this timestamp on", "SECONDS"},
+      {"end", 0, 0, G_OPTION_ARG_DOUBLE, &o.end,
+       "score the frames before this timestamp, and stop decoding there", "SECONDS"},
+      {"every", 0, 0, G_OPTION_ARG_INT, &o.every, "score every Nth frame of each input", "N"},
+      {"dist-offset", 0, 0, G_OPTION_ARG_DOUBLE, &o.dist_offset,
+       "add this to the distorted input's times before pairing (negative: it runs late)",
+       "SECONDS"},
+      {"threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold,
+       "exit with status 3 when a frame scores below this", "SCORE"},
+      {"version", 0, 0, G_OPTION_ARG_NONE, &o.version, "print the version and exit", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   GOptionContext* context = g_option_context_new(
       "REF DIST - score DIST against REF with SSIMULACRA 2.1");
   g_option_context_set_description(
       context,
-      "REF and DIST are image or video files GStreamer can decode. Frames pair by\n"
-      "timestamp; still images pair in arrival order. For one pair the score alone,\n"
-      "else the summary (and with --frames a line per frame before it).\n"
-      "Exit status: 0 scored, 1 failed, 2 usage error.\n"
+      "REF and DIST are image or video files, or URIs, that GStreamer can decode. Frames\n"
+      "pair by timestamp; still images pair in arrival order. For one pair the score\n"
+      "alone, else the summary (with --frames a line per frame before it). On a terminal\n"
+      "a progress line goes to standard error.\n"
+      "Exit status: 0 scored, 1 failed, 2 usage error, 3 a frame below --threshold.\n"
       "From a build tree: GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>.\n");
   g_option_context_add_main_entries(context, entries, NULL);
   g_option_context_add_group(context, gst_init_get_option_group());
@@ -280,87 +185,60 @@ int main(int argc, char** argv) {
     fprintf(stderr, "ssimulacra2cmp-compare: %s\n", error->message);
     g_clear_error(&error);
     rc = kExitUsage;
-  } else if (argc != 3) {
-    fprintf(stderr, "usage: ssimulacra2cmp-compare [--backend auto|cpu|cuda] [--frames] "
-                    "[-o FILE] [--format json|jsonl|csv] REF DIST\n");
-    rc = kExitUsage;
-  } else if (backend != NULL && !IsBackend(backend)) {
-    fprintf(stderr, "ssimulacra2cmp-compare: unknown backend \"%s\" "
-                    "(auto, cpu or cuda)\n", backend);
-    rc = kExitUsage;
-  } else if (format_name != NULL && !IsFormat(format_name)) {
-    fprintf(stderr, "ssimulacra2cmp-compare: unknown format \"%s\" "
-                    "(json, jsonl or csv)\n", format_name);
-    rc = kExitUsage;
+  } else if (!o.version) {
+    rc = CheckOptions(&o, argc, argv);
   }
   g_option_context_free(context);
-  for (int i = 1; rc == kExitOk && i < 3; ++i) {
-    if (!g_file_test(argv[i], G_FILE_TEST_IS_REGULAR)) {
-      fprintf(stderr, "ssimulacra2cmp-compare: %s \"%s\": no such file\n",
-              i == 1 ? "reference" : "distorted", argv[i]);
-      rc = kExitUsage;
-    } else if (IsSixteenBitRgbPng(argv[i])) {
-      fprintf(stderr,
-              "ssimulacra2cmp-compare: %s \"%s\" is a 16-bit RGB PNG, which GStreamer "
-              "1.22's pngdec decodes wrongly, so no score would be right; not scored. "
-              "Decode it with another tool (docs/element.md, \"Known issue outside the "
-              "element\").\n",
-              i == 1 ? "reference" : "distorted", argv[i]);
-      rc = kExitFailed;
-    }
+  if (rc == kExitOk && o.version) {
+    printf("ssimulacra2cmp-compare %s\n", S2C_VERSION);
+    return kExitOk;
   }
-  GstElement* cmp = rc == kExitOk ? gst_element_factory_make(kElementName, "cmp") : NULL;
-  if (rc == kExitOk && cmp == NULL) {
-    fprintf(stderr,
-            "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found.\n"
-            "  From a build tree: GST_PLUGIN_PATH=<builddir>/gst %s REF DIST,\n"
-            "  or run it inside `meson devenv -C <builddir>`.\n",
-            argv[0]);
-    rc = kExitFailed;
-  }
-  Report report = {frames, TRUE, 0, 0.0, NULL};
+  Report report = {o.frames, TRUE, isatty(STDERR_FILENO), o.threshold, 0, 0, 0.0, NULL};
+  GstElement* cmp = rc == kExitOk ? MakeElement(&o, &report, argv[0]) : NULL;
+  if (rc == kExitOk && cmp == NULL) rc = kExitFailed;
   GstElement* pipeline = NULL;
+  const GstClockTime start = o.start > 0 ? (GstClockTime)llround(o.start * GST_SECOND) : 0;
+  const GstClockTime end =
+      o.end >= 0 ? (GstClockTime)llround(o.end * GST_SECOND) : GST_CLOCK_TIME_NONE;
+  Branch ref = {"reference", rc == kExitOk ? argv[1] : NULL, start, end, (guint)o.every, NULL, 0};
+  Branch dist = {"distorted", rc == kExitOk ? argv[2] : NULL, start, end, (guint)o.every, NULL,
+                 0};
   if (rc == kExitOk) {
-    if (backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", backend);
-    // The results file is the element's: -o FILE, or standard output in
-    // place of the text when only --format is given.
-    if (output != NULL || format_name != NULL) {
-      report.text = output != NULL;
-      g_object_set(cmp, "results-location", output != NULL ? output : "/dev/stdout", NULL);
-      gst_util_set_object_arg(G_OBJECT(cmp), "results-format",
-                              format_name != NULL ? format_name : "json");
-    }
     pipeline = gst_pipeline_new("compare");
     GstElement* sink = gst_element_factory_make("fakesink", NULL);
     g_object_set(sink, "sync", FALSE, NULL);
     gst_bin_add_many(GST_BIN(pipeline), cmp, sink, NULL);
-    Branch ref = {"reference", argv[1], NULL};
-    Branch dist = {"distorted", argv[2], NULL};
     if (!gst_element_link(cmp, sink) || !AddBranch(pipeline, cmp, "ref_sink", &ref) ||
         !AddBranch(pipeline, cmp, "dist_sink", &dist)) {
       fprintf(stderr, "ssimulacra2cmp-compare: could not build the pipeline\n");
       rc = kExitFailed;
     }
-    if (rc == kExitOk) rc = Run(pipeline, &report);
   }
-  const guint64 ref_unpaired = report.summary ? GetU64(report.summary, "ref-unpaired") : 0;
-  const guint64 dist_unpaired = report.summary ? GetU64(report.summary, "dist-unpaired") : 0;
+  if (rc == kExitOk) rc = RunAndCollect(pipeline, &report);
   if (rc == kExitOk && (report.summary == NULL || report.frames_scored == 0)) {
     fprintf(stderr, "ssimulacra2cmp-compare: no frame pair was scored\n");
     rc = kExitFailed;
   }
   if (rc == kExitOk) PrintResult(&report);
-  if (rc == kExitOk && (ref_unpaired > 0 || dist_unpaired > 0)) {
+  const guint64 ref_unpaired = report.summary ? GetSummaryCount(report.summary, "ref-unpaired") : 0;
+  const guint64 dist_unpaired =
+      report.summary ? GetSummaryCount(report.summary, "dist-unpaired") : 0;
+  if (ref_unpaired > 0 || dist_unpaired > 0) {
     fprintf(stderr,
             "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
             " distorted frames had no partner with the same timestamp and were not "
             "scored (docs/cookbook.md, \"Unpaired frames\")\n",
             ref_unpaired, dist_unpaired);
   }
+  if (rc == kExitOk && report.below_threshold > 0) {
+    fprintf(stderr, "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " frames scored below %g\n",
+            report.below_threshold, o.threshold);
+    rc = kExitBelowThreshold;
+  }
   if (report.summary != NULL) gst_structure_free(report.summary);
   if (pipeline != NULL) gst_object_unref(pipeline);  // and cmp in it
-  g_free(backend);
-  g_free(format_name);
-  g_free(output);
+  g_free(o.backend);
+  g_free(o.format);
+  g_free(o.output);
   return rc;
 }

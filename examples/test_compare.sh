@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Test of ssimulacra2cmp-compare (meson test compare_tool). Generates three
-# tiny clips with gst-launch-1.0 and checks: the text output (the summary;
+# tiny clips with gst-launch-1.0 and checks: each option (--version, URIs,
+# --threads, --start/--end, --every, --dist-offset, --device, --threshold and
+# its exit status, the progress line on a terminal only); the text output (the summary;
 # --frames lines; one pair's score alone); that a self-comparison scores
 # exactly 100.00000000; the results file in json (read with Python's json
 # parser, in libvmaf's layout), jsonl and csv, on standard output and with
@@ -90,6 +92,50 @@ tail -n 1 "$dir/out.jsonl" | grep -qE '^\{"pooled_metrics":\{"ssimulacra2":\{"mi
   || fail "csv header"
 [ "$(grep -cE '^[0-9]+,[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+$' "$dir/out.csv")" = 5 ] || fail "csv rows"
 grep -q '^# frames_scored,5$' "$dir/out.csv" || fail "csv summary"
+
+# The options, one by one.
+"$compare" --version | grep -qE '^ssimulacra2cmp-compare [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
+# A URI: the same result as the file name.
+"$compare" --backend cpu "file://$dir/ref.mkv" "file://$dir/dist.mkv" >"$dir/uri.txt" || fail "URI run"
+"$compare" --backend cpu "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/file.txt" || fail "file run"
+cmp -s "$dir/uri.txt" "$dir/file.txt" || fail "a URI scores differently from its file"
+# --threads 1: the same bits as all cores (the summary's 8 decimals, and the
+# json's 17 digits).
+"$compare" --backend cpu --threads 1 "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/t1.txt" || fail "--threads"
+cmp -s "$dir/t1.txt" "$dir/file.txt" || fail "--threads 1 changed the scores"
+# --start/--end (timestamps 0, 33, 67, 100, 133 ms): 67 and 100 ms only.
+"$compare" --backend cpu --frames --start 0.05 --end 0.12 "$dir/ref.mkv" "$dir/dist.mkv" \
+  >"$dir/range.txt" || fail "--start/--end run"
+[ "$(grep -cE "$frame_re" "$dir/range.txt")" = 2 ] && grep -q 'pts 0:00:00\.067 ' "$dir/range.txt" \
+  && grep -q 'pts 0:00:00\.100 ' "$dir/range.txt" || { cat "$dir/range.txt"; fail "--start/--end"; }
+grep -q 'ref-unpaired 0 dist-unpaired 0' "$dir/range.txt" || fail "--start/--end left unpaired frames"
+# --every 2: frames 0, 2, 4.
+"$compare" --backend cpu --frames --every 2 "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/every.txt" \
+  || fail "--every run"
+[ "$(grep -cE "$frame_re" "$dir/every.txt")" = 3 ] && grep -q 'pts 0:00:00\.133 ' "$dir/every.txt" \
+  || { cat "$dir/every.txt"; fail "--every 2"; }
+# --dist-offset: one frame period later, the distorted frame N pairs with
+# reference frame N + 1: four pairs, each frame against its successor.
+"$compare" --backend cpu --frames --dist-offset 0.0333333333 "$dir/ref.mkv" "$dir/ref.mkv" \
+  >"$dir/offset.txt" 2>/dev/null || fail "--dist-offset run"
+[ "$(grep -cE "$frame_re" "$dir/offset.txt")" = 4 ] || { cat "$dir/offset.txt"; fail "--dist-offset pairs"; }
+grep -q ' score 100\.00000000$' "$dir/offset.txt" && fail "--dist-offset: a frame met itself"
+# --device: a device number; a negative one is a usage error.
+"$compare" --backend cpu --device 0 "$dir/ref.mkv" "$dir/ref.mkv" >/dev/null || fail "--device 0"
+"$compare" --device -2 "$dir/ref.mkv" "$dir/ref.mkv" >/dev/null 2>&1
+[ $? = 2 ] || fail "--device -2 is not a usage error"
+# --threshold: exit status 3 when a frame scores below it, 0 otherwise.
+"$compare" --backend cpu --threshold 99.9 "$dir/ref.mkv" "$dir/dist.mkv" >/dev/null 2>"$dir/th.txt"
+rc=$?
+[ $rc = 3 ] && grep -q 'frames scored below 99.9' "$dir/th.txt" || fail "--threshold 99.9 exited $rc"
+"$compare" --backend cpu --threshold 1 "$dir/ref.mkv" "$dir/dist.mkv" >/dev/null || fail "--threshold 1"
+# The progress line: on a terminal only.
+grep -q "$(printf '\r')" "$dir/err.txt" && fail "a progress line went to a file"
+if command -v script >/dev/null; then
+  script -qec "\"$compare\" --backend cpu \"$dir/ref.mkv\" \"$dir/dist.mkv\"" /dev/null \
+    >"$dir/tty.txt" 2>&1 || fail "run on a terminal"
+  grep -q 'fps' "$dir/tty.txt" || { cat -v "$dir/tty.txt"; fail "no progress line on a terminal"; }
+fi
 
 # Errors: exit status and the message the user needs.
 "$compare" --backend cpu "$dir/ref.mkv" "$dir/small.mkv" >/dev/null 2>"$dir/err.txt"

@@ -28,7 +28,7 @@ Status MakeCuda(GstElement* element, int device_id, int max_in_flight,
 }
 
 Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
-                      int max_in_flight, BackendSelection* out) {
+                      int max_in_flight, int cpu_threads, BackendSelection* out) {
   if (choice != BackendChoice::kCpu) {
     Status cuda = MakeCuda(element, device_id, max_in_flight, &out->backend);
     if (cuda.ok()) {
@@ -38,7 +38,7 @@ Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
     if (choice == BackendChoice::kCuda) return cuda;
     out->fallback_reason = cuda.message();
   }
-  out->backend = MakeCpuBackend(0);
+  out->backend = MakeCpuBackend(cpu_threads);
   if (!out->backend) {
     return Status(StatusCode::kInternal, "could not create the CPU backend");
   }
@@ -48,11 +48,12 @@ Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
 }  // namespace
 
 Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, BackendSelection* out) {
+                     int max_in_flight, int cpu_threads, BackendSelection* out) {
   out->backend.reset();
   out->is_cuda = false;
   out->fallback_reason.clear();
-  const Status status = SelectByChoice(element, choice, device_id, max_in_flight, out);
+  const Status status =
+      SelectByChoice(element, choice, device_id, max_in_flight, cpu_threads, out);
   // Debugging only (docs/element.md): a backend slower than real time, for
   // its first S2C_DEBUG_DELAYED_PAIRS pairs (all when unset).
   const char* delay = std::getenv("S2C_DEBUG_PAIR_DELAY_MS");

@@ -26,8 +26,9 @@ struct BackendSelection {
 // kCuda without a usable device (or in a build without CUDA) fails with
 // kNoDevice / kUnsupported; kAuto then takes the CPU and says why.
 // `element` is the one whose CUDA context is shared through GstContext.
+// `cpu_threads` <= 0: one per core.
 Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, BackendSelection* out);
+                     int max_in_flight, int cpu_threads, BackendSelection* out);
 
 }  // namespace s2c
 

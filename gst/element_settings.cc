@@ -152,6 +152,12 @@ void InstallElementProperties(GObjectClass* oc) {
                           "an unlinked pad is then an error. 0: no check",
                           0, G_MAXUINT64, DEFAULT_LINK_TIMEOUT, flags));
   g_object_class_install_property(
+      oc, PROP_CPU_THREADS,
+      g_param_spec_uint("cpu-threads", "CPU threads",
+                        "Threads of the CPU backend (0: one per core); the scores do not "
+                        "depend on it",
+                        0, 1024, DEFAULT_CPU_THREADS, flags));
+  g_object_class_install_property(
       oc, PROP_LAST_SCORE,
       g_param_spec_double("last-score", "Last score",
                           "Score of the last scored pair (NaN before the first)",
@@ -202,6 +208,7 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
       s->results_write_failure = static_cast<ResultsFailure>(g_value_get_enum(value));
       return true;
     case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
+    case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
     default:
       return false;
   }
@@ -234,6 +241,7 @@ bool GetSettingsProperty(const ElementSettings& s,
       g_value_set_enum(value, static_cast<int>(s.results_write_failure));
       return true;
     case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
+    case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
     default:
       return false;
   }

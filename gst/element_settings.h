@@ -36,6 +36,7 @@ enum ElementProperty {
   PROP_LIVE_POLICY,
   PROP_RESULTS_WRITE_FAILURE,
   PROP_LINK_TIMEOUT,
+  PROP_CPU_THREADS,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -52,6 +53,7 @@ enum ElementProperty {
 #define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
 #define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
 #define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
+#define DEFAULT_CPU_THREADS 0
 
 // The settable properties except results-location, which is kept apart so
 // that copying the settings on each frame never allocates.
@@ -68,6 +70,7 @@ struct ElementSettings {
   LivePolicy live_policy = DEFAULT_LIVE_POLICY;
   ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;
   GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
+  int cpu_threads = DEFAULT_CPU_THREADS;
 };
 
 // Installs every property of the element, the read-only ones included, and

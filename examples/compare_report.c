@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "compare_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char kElementName[] = "ssimulacra2cmp";
+
+// H:MM:SS.mmm, or "none" for an untimestamped buffer.
+static void PrintPts(guint64 t) {
+  if (t == GST_CLOCK_TIME_NONE) {
+    fputs("none", stdout);
+    return;
+  }
+  const guint64 ms = t / GST_MSECOND;
+  printf("%" G_GUINT64_FORMAT ":%02u:%02u.%03u", ms / 3600000,
+         (unsigned)(ms / 60000 % 60), (unsigned)(ms / 1000 % 60),
+         (unsigned)(ms % 1000));
+}
+
+static guint64 GetU64(const GstStructure* s, const char* field) {
+  guint64 v = GST_CLOCK_TIME_NONE;
+  gst_structure_get_uint64(s, field, &v);
+  return v;
+}
+
+guint64 GetSummaryCount(const GstStructure* summary, const char* field) {
+  guint64 v = 0;
+  gst_structure_get_uint64(summary, field, &v);
+  return v;
+}
+
+static void OnFrame(const GstStructure* s, Report* report) {
+  double score = 0.0;
+  gst_structure_get_double(s, "score", &score);
+  if (report->frames_scored++ == 0) report->first_score = score;
+  if (score < report->threshold) ++report->below_threshold;  // false for NaN
+  if (!report->text || !report->frames) return;
+  printf("frame %" G_GUINT64_FORMAT " pts ", GetU64(s, "frame-index"));
+  PrintPts(GetU64(s, "timestamp"));
+  printf(" score %.8f\n", score);
+}
+
+// "\rframes N  F fps  ETA M:SS" from the pipeline's position and duration;
+// the ETA is left out when the duration is unknown.
+static void PrintProgress(GstElement* pipeline, const Report* report, gint64 started_us) {
+  const double elapsed = (g_get_monotonic_time() - started_us) / 1e6;
+  gint64 position = -1, duration = -1;
+  gst_element_query_position(pipeline, GST_FORMAT_TIME, &position);
+  gst_element_query_duration(pipeline, GST_FORMAT_TIME, &duration);
+  fprintf(stderr, "\r\033[Kframes %" G_GUINT64_FORMAT "  %.1f fps", report->frames_scored,
+          elapsed > 0 ? report->frames_scored / elapsed : 0.0);
+  if (position > 0 && duration > position && elapsed > 0) {
+    const double left = (double)(duration - position) / position * elapsed;
+    fprintf(stderr, "  ETA %d:%02d", (int)(left / 60), (int)fmod(left, 60));
+  }
+  fflush(stderr);
+}
+
+int RunAndCollect(GstElement* pipeline, Report* report) {
+  GstBus* bus = gst_element_get_bus(pipeline);
+  int rc = kExitOk;
+  const gint64 started_us = g_get_monotonic_time();
+  if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    rc = kExitFailed;  // the error message on the bus says why
+  }
+  for (gboolean done = FALSE; !done;) {
+    const GstClockTime wait =
+        rc != kExitOk ? 0 : report->progress ? 250 * GST_MSECOND : GST_CLOCK_TIME_NONE;
+    GstMessage* msg = gst_bus_timed_pop_filtered(
+        bus, wait,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT);
+    if (report->progress) PrintProgress(pipeline, report, started_us);
+    if (msg == NULL) {
+      if (rc != kExitOk) break;
+      continue;
+    }
+    switch (GST_MESSAGE_TYPE(msg)) {
+      case GST_MESSAGE_ELEMENT: {
+        const GstStructure* s = gst_message_get_structure(msg);
+        const char* type = gst_structure_get_string(s, "type");
+        if (!gst_structure_has_name(s, kElementName) || type == NULL) break;
+        if (strcmp(type, "frame") == 0) OnFrame(s, report);
+        if (strcmp(type, "summary") == 0) {
+          if (report->summary != NULL) gst_structure_free(report->summary);
+          report->summary = gst_structure_copy(s);
+        }
+        break;
+      }
+      case GST_MESSAGE_WARNING:
+      case GST_MESSAGE_ERROR: {
+        const gboolean error = GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR;
+        GError* err = NULL;
+        gchar* debug = NULL;
+        if (error) {
+          gst_message_parse_error(msg, &err, &debug);
+        } else {
+          gst_message_parse_warning(msg, &err, &debug);
+        }
+        if (report->progress) fputs("\r\033[K", stderr);
+        fprintf(stderr, "ssimulacra2cmp-compare: %s from %s: %s\n",
+                error ? "error" : "warning", GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
+                err->message);
+        if (debug != NULL) fprintf(stderr, "  (%s)\n", debug);
+        g_clear_error(&err);
+        g_free(debug);
+        if (error) {
+          rc = kExitFailed;
+          done = TRUE;
+        }
+        break;
+      }
+      case GST_MESSAGE_EOS:
+        done = TRUE;
+        break;
+      default:
+        break;
+    }
+    gst_message_unref(msg);
+  }
+  if (report->progress) fputs("\r\033[K", stderr);
+  gst_element_set_state(pipeline, GST_STATE_NULL);
+  gst_object_unref(bus);
+  return rc;
+}
+
+// "summary name value ..." on one line: counts as integers, scores with the
+// per-frame lines' 8 decimals.
+static gboolean PrintTextField(GQuark field, const GValue* value, gpointer user_data) {
+  (void)user_data;
+  const char* name = g_quark_to_string(field);
+  if (strcmp(name, "type") == 0 || strcmp(name, "reason") == 0) return TRUE;
+  if (G_VALUE_HOLDS_DOUBLE(value)) {
+    printf(" %s %.8f", name, g_value_get_double(value));
+  } else if (G_VALUE_HOLDS_UINT64(value)) {
+    printf(" %s %" G_GUINT64_FORMAT, name, g_value_get_uint64(value));
+  }
+  return TRUE;
+}
+
+void PrintResult(const Report* report) {
+  if (!report->text || report->summary == NULL) return;
+  if (report->frames_scored == 1 && !report->frames) {
+    printf("%.8f\n", report->first_score);
+    return;
+  }
+  fputs("summary", stdout);
+  gst_structure_foreach(report->summary, PrintTextField, NULL);
+  putchar('\n');
+}

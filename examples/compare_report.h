@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// ssimulacra2cmp-compare's run and what it prints: the element's bus
+// messages turned into text (one pair's score alone; for video the summary,
+// per-frame lines with --frames), a progress line on a terminal, and the
+// exit status.
+#ifndef S2C_EXAMPLES_COMPARE_REPORT_H_
+#define S2C_EXAMPLES_COMPARE_REPORT_H_
+
+#include <gst/gst.h>
+
+// Exit codes: 0 scored, 1 the comparison failed, 2 the command line is
+// wrong, 3 scored but a frame fell below --threshold.
+enum { kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitBelowThreshold = 3 };
+
+typedef struct {
+  gboolean frames;    // --frames: a text line per frame
+  gboolean text;      // text on standard output (not a results format)
+  gboolean progress;  // a progress line on standard error (a terminal)
+  double threshold;   // --threshold, or NaN
+  guint64 frames_scored;
+  guint64 below_threshold;
+  double first_score;
+  GstStructure* summary;  // the last summary message's, owned
+} Report;
+
+// Plays the pipeline (already set up, maybe PAUSED after a seek) to EOS or
+// the first error, collecting the element's messages. kExitOk or
+// kExitFailed.
+int RunAndCollect(GstElement* pipeline, Report* report);
+
+// A count of the summary message (0 when absent).
+guint64 GetSummaryCount(const GstStructure* summary, const char* field);
+
+// After the run: one pair's score alone, else the summary line (text only).
+void PrintResult(const Report* report);
+
+#endif  // S2C_EXAMPLES_COMPARE_REPORT_H_
