@@ -68,19 +68,29 @@ struct KindSampler {
 };
 
 // Asynchronous 4-byte copy from global to shared memory (cp.async), zero
-// filled when `valid` is false (nothing is read then).
+// filled when `valid` is false (nothing is read then). Before sm_80 there
+// is no cp.async: the copy is an ordinary load and store, the same bits
+// in the ring, only without the overlap.
 __device__ __forceinline__ void CopyAsync(float* shared_dst, const float* src,
                                           bool valid) {
+#if __CUDA_ARCH__ >= 800
   const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst),
                "l"(src), "r"(valid ? 4 : 0)
                : "memory");
+#else
+  *shared_dst = valid ? *src : 0.0f;
+#endif
 }
 __device__ __forceinline__ void CopyCommit() {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
 }
 __device__ __forceinline__ void CopyWaitAll() {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
 }
 
 // What one thread of the horizontal pass needs at a tile's end.

@@ -363,7 +363,11 @@ Status MakeCudaBackend(const CudaBackendOptions& options,
   }
   e = cuda::CheckKernelImage();
   if (e != cudaSuccess) {
-    return NoDevice(CudaStatus(e, "loading the kernels (built for " S2C_GPU_ARCH ")",
+    // No machine code for this GPU and no PTX it can take: name the build
+    // option that would add it. Never a wrong score.
+    return NoDevice(CudaStatus(e,
+                               "loading the kernels (built for " S2C_GPU_ARCH
+                               "; rebuild with -Dgpu_arch listing this GPU's sm_XY)",
                                __FILE__, __LINE__));
   }
   S2C_CUDA_TRY(cuda::PrepareBlurKernels());  // for the context used from now on
