@@ -114,9 +114,10 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
     ReportSizeMismatch(self, index == kRef ? f : other, index == kRef ? other : f);
     return FALSE;
   }
+  // Pairs still waiting for the backend are mapped with the format they
+  // came in, and buffers of the old format leave before the new caps do.
+  if (p->format[index].known && Drain(self, 0) != GST_FLOW_OK) return FALSE;
   if (index == kRef) {
-    // Buffers of the old format leave before the new caps do.
-    if (Drain(self, 0) != GST_FLOW_OK) return FALSE;
     gst_caps_replace(&p->ref_caps, caps);
     gst_pad_mark_reconfigure(Agg(self)->srcpad);
   }
