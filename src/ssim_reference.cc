@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "ssim_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "frontend.h"
+#include "frontend_steps.h"
+#include "ssim_steps.h"
+
+namespace s2c {
+
+std::vector<int> SsimWindow(double sigma, int max_len) {
+  // dump_ssim's gaussian_filter_init, operation for operation: the first
+  // truncated coefficient would be at most half a unit of the 2^8 scale.
+  const double pi = 3.141592653589793238462643;
+  const int weight = 1 << kSsimKernelShift;
+  const double scale = 1 / (std::sqrt(2 * pi) * sigma);
+  const double nhisigma2 = -0.5 / (sigma * sigma);
+  const double s = std::sqrt(0.5 * pi) * sigma * (1.0 / weight);
+  const double len = s >= 1 ? 0 : std::floor(sigma * std::sqrt(-2 * std::log(s)));
+  const int half = len >= max_len ? max_len - 1 : static_cast<int>(len);
+  std::vector<int> window(2 * half + 1);
+  unsigned sum = 0;
+  for (int ci = half; ci > 0; ci--) {
+    const unsigned v = static_cast<unsigned>(weight * scale * std::exp(nhisigma2 * ci * ci) + 0.5);
+    window[half - ci] = window[half + ci] = static_cast<int>(v);
+    sum += v;
+  }
+  window[half] = static_cast<int>(weight - (sum << 1));
+  return window;
+}
+
+namespace {
+
+// One plane's sums: horizontal window moments per row, kept for the rows a
+// vertical window spans, then the vertical window, the term and the weight
+// of each pixel in raster order. Edges truncate the windows.
+template <class Load>
+SsimSums SumPlane(int w, int h, double pixel_aspect, int64_t samplemax, const Load& load) {
+  const double sigma = h * (1.5 / 256);
+  const std::vector<int> vwin = SsimWindow(sigma, std::min(w, h));
+  const std::vector<int> hwin = SsimWindow(sigma / pixel_aspect, std::min(w, h));
+  const int voffs = static_cast<int>(vwin.size()) / 2;
+  const int hoffs = static_cast<int>(hwin.size()) / 2;
+  const int hsize = static_cast<int>(hwin.size());
+  const int rows = static_cast<int>(vwin.size());
+  std::vector<SsimMoments> ring(static_cast<size_t>(rows) * w);
+  SsimSums sums;
+  for (int y = 0; y < h + voffs; ++y) {
+    if (y < h) {
+      SsimMoments* line = &ring[static_cast<size_t>(y % rows) * w];
+      for (int x = 0; x < w; ++x) {
+        SsimMoments m;
+        const int k_min = std::max(0, hoffs - x);
+        const int k_max = std::min(hsize, w - x + hoffs);
+        for (int k = k_min; k < k_max; ++k) {
+          int64_t s = 0, d = 0;
+          load(x - hoffs + k, y, &s, &d);
+          SsimAccumulate(&m, hwin[k], s, d);
+        }
+        line[x] = m;
+      }
+    }
+    const int out = y - voffs;  // the output row once its window is complete
+    if (out < 0) continue;
+    const int r_min = std::max(0, out - voffs);
+    const int r_max = std::min(h - 1, out + voffs);
+    for (int x = 0; x < w; ++x) {
+      SsimMoments m;
+      for (int r = r_min; r <= r_max; ++r) {
+        SsimAccumulate(&m, vwin[r - out + voffs], ring[static_cast<size_t>(r % rows) * w + x]);
+      }
+      sums.terms += SsimTerm(m, samplemax);
+      sums.weights += static_cast<double>(m.w);
+    }
+  }
+  return sums;
+}
+
+double Decibels(double ssim, double weight) {
+  return 10 * (std::log10(weight) - std::log10(weight - ssim));
+}
+
+}  // namespace
+
+Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_aspect,
+                   SsimResult* out) {
+  FrameLayout layout[2];
+  S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
+  const FrameLayout& l = layout[0];
+  if (l.model != ColorModel::kYuv || ref.desc.format != dist.desc.format) {
+    return InvalidArgument(std::string("SSIM compares YUV frames of one format; got ") +
+                           PixelFormatName(ref.desc.format) + " and " +
+                           PixelFormatName(dist.desc.format) +
+                           ": insert videoconvert ! video/x-raw,format=I420 before both pads");
+  }
+  if (!(pixel_aspect > 0)) return InvalidArgument("SSIM: the pixel aspect ratio must be positive");
+  const int64_t samplemax = (int64_t{1} << l.bit_depth) - 1;
+  SsimResult r;
+  for (int k = 0; k < 3; ++k) {
+    const bool luma = k == 0;
+    const int w = luma ? l.width : l.chroma_width;
+    const int h = luma ? l.height : l.chroma_height;
+    const ComponentLayout& cr = layout[0].comp[k];
+    const ComponentLayout& cd = layout[1].comp[k];
+    const SsimSums sums = SumPlane(w, h, pixel_aspect, samplemax,
+                                   [&](int x, int y, int64_t* s, int64_t* d) {
+                                     *s = LoadSample(ref, cr, x, y);
+                                     *d = LoadSample(dist, cd, x, y);
+                                   });
+    r.plane[k] = sums.terms / sums.weights;
+    r.plane_db[k] = Decibels(r.plane[k], 1);
+  }
+  // dump_ssim: 0.25 * (4 >> (horizontally subsampled + vertically subsampled)).
+  r.chroma_weight = 0.25 * (4 >> ((l.chroma_shift_x > 0) + (l.chroma_shift_y > 0)));
+  const double sum = r.plane[0] + r.chroma_weight * (r.plane[1] + r.plane[2]);
+  const double weight = 1 + 2 * r.chroma_weight;
+  r.combined = sum / weight;
+  r.combined_db = Decibels(sum, weight);
+  *out = r;
+  return Status::Ok();
+}
+
+}  // namespace s2c

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CPU reference of the second metric: SSIM as Xiph's daala
+// tools/dump_ssim computes it, on the Y', Cb and Cr planes of a YUV frame at
+// their own sizes (docs/metric.md, "SSIM"). Samples are read with the front
+// end's LoadSample (layer 2); no colour conversion is involved.
+#ifndef S2C_SSIM_REFERENCE_H_
+#define S2C_SSIM_REFERENCE_H_
+
+#include <vector>
+
+#include "frame.h"
+#include "status.h"
+
+namespace s2c {
+
+struct SsimResult {
+  double plane[3] = {0.0, 0.0, 0.0};  // Y', Cb, Cr
+  // dump_ssim's chroma weight k: 0.25 for 4:2:0, 0.5 for 4:2:2, 1 for 4:4:4.
+  double chroma_weight = 0.0;
+  double combined = 0.0;     // (Y' + k (Cb + Cr)) / (1 + 2k)
+  double combined_db = 0.0;  // 10 (log10(1 + 2k) - log10(1 + 2k - sum)); +inf at 1
+  double plane_db[3] = {0.0, 0.0, 0.0};
+};
+
+// dump_ssim's integer Gaussian window for `sigma`, at most 2 * max_len - 1
+// taps, weights summing to 256.
+std::vector<int> SsimWindow(double sigma, int max_len);
+
+// The running sums of one plane of `width` x `height` samples: the terms and
+// the weights, each added in raster order. `load(x, y, &s, &d)` gives the
+// reference and distorted samples at (x, y).
+struct SsimSums {
+  double terms = 0.0;
+  double weights = 0.0;
+};
+
+// Scores a pair of YUV frames of the same size and format (8 to 16 bits,
+// planar or semi-planar). `pixel_aspect` is the frames' pixel aspect ratio
+// (1 for square pixels), which widens the horizontal window. RGB and gray
+// are refused (InvalidArgument naming videoconvert).
+Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_aspect,
+                   SsimResult* out);
+
+}  // namespace s2c
+
+#endif  // S2C_SSIM_REFERENCE_H_
