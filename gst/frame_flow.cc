@@ -6,7 +6,6 @@
 // turn has come. Buffers are popped once, so no pair is ever scored twice.
 #include "frame_flow.h"
 
-
 #include "output_queue.h"
 #include "pairing.h"
 

@@ -34,10 +34,10 @@ namespace {
 
 const char* const kPadNames[2] = {"ref_sink", "dist_sink"};
 
-// Latency: the frames queued on the backend, plus how long a reference frame may
-// wait for its partner: a negative dist-offset (the distorted feed runs late)
-// and the pairing tolerance. Without the wait, a live pipeline's deadline
-// would pass every reference frame on before its partner arrives.
+// Latency: the frames on the backend, plus how long a reference frame may
+// wait for its partner: a negative dist-offset (the distorted feed runs
+// late) and the pairing tolerance. Without the wait, a live pipeline's
+// deadline would pass every reference frame on before its partner arrives.
 void UpdateLatency(GstSsimulacra2Cmp* self) {
   s2c::ElementState* p = self->priv;
   const s2c::ElementSettings settings = ReadSettings(self);
