@@ -9,6 +9,7 @@
 #include "frontend.h"
 #include "frontend_steps.h"
 #include "ssim_steps.h"
+#include "thread_pool.h"
 
 namespace s2c {
 
@@ -35,22 +36,37 @@ std::vector<int> SsimWindow(double sigma, int max_len) {
 
 namespace {
 
-// One plane's sums: horizontal window moments per row, kept for the rows a
-// vertical window spans, then the vertical window, the term and the weight
-// of each pixel in raster order. Edges truncate the windows.
+// Output rows per round of the parallel plane sum.
+constexpr int kSsimBlockRows = 32;
+
+// One plane's sums. Rounds of kSsimBlockRows output rows: the horizontal
+// window moments of the input rows they need (each input row once, in a
+// ring that holds a round's span), then each output pixel's vertical window,
+// term and weight, all on the pool; then the terms and the weights are added
+// in raster order on this thread. Integer moments are the same numbers
+// whoever computes them, so the sums are those of dump_ssim's single loop.
+// Edges truncate the windows.
 template <class Load>
-SsimSums SumPlane(int w, int h, double pixel_aspect, int64_t samplemax, const Load& load) {
+SsimSums SumPlane(ThreadPool* pool, int w, int h, double pixel_aspect, int64_t samplemax,
+                  const Load& load) {
   const double sigma = h * (1.5 / 256);
   const std::vector<int> vwin = SsimWindow(sigma, std::min(w, h));
   const std::vector<int> hwin = SsimWindow(sigma / pixel_aspect, std::min(w, h));
   const int voffs = static_cast<int>(vwin.size()) / 2;
   const int hoffs = static_cast<int>(hwin.size()) / 2;
   const int hsize = static_cast<int>(hwin.size());
-  const int rows = static_cast<int>(vwin.size());
+  const int rows = kSsimBlockRows + 2 * voffs;  // the ring: one round's input rows
   std::vector<SsimMoments> ring(static_cast<size_t>(rows) * w);
+  std::vector<double> terms(static_cast<size_t>(kSsimBlockRows) * w);
+  std::vector<double> weights(terms.size());
   SsimSums sums;
-  for (int y = 0; y < h + voffs; ++y) {
-    if (y < h) {
+  int next_row = 0;  // input rows below this have their horizontal moments
+  for (int out0 = 0; out0 < h; out0 += kSsimBlockRows) {
+    const int out1 = std::min(h, out0 + kSsimBlockRows);
+    const int in1 = std::min(h, out1 + voffs);
+    const int first = next_row;
+    pool->Run(in1 - first, [&](int i) {
+      const int y = first + i;
       SsimMoments* line = &ring[static_cast<size_t>(y % rows) * w];
       for (int x = 0; x < w; ++x) {
         SsimMoments m;
@@ -63,18 +79,24 @@ SsimSums SumPlane(int w, int h, double pixel_aspect, int64_t samplemax, const Lo
         }
         line[x] = m;
       }
-    }
-    const int out = y - voffs;  // the output row once its window is complete
-    if (out < 0) continue;
-    const int r_min = std::max(0, out - voffs);
-    const int r_max = std::min(h - 1, out + voffs);
-    for (int x = 0; x < w; ++x) {
-      SsimMoments m;
-      for (int r = r_min; r <= r_max; ++r) {
-        SsimAccumulate(&m, vwin[r - out + voffs], ring[static_cast<size_t>(r % rows) * w + x]);
+    });
+    next_row = in1;
+    pool->Run(out1 - out0, [&](int i) {
+      const int out = out0 + i;
+      const int r_min = std::max(0, out - voffs);
+      const int r_max = std::min(h - 1, out + voffs);
+      for (int x = 0; x < w; ++x) {
+        SsimMoments m;
+        for (int r = r_min; r <= r_max; ++r) {
+          SsimAccumulate(&m, vwin[r - out + voffs], ring[static_cast<size_t>(r % rows) * w + x]);
+        }
+        terms[static_cast<size_t>(i) * w + x] = SsimTerm(m, samplemax);
+        weights[static_cast<size_t>(i) * w + x] = static_cast<double>(m.w);
       }
-      sums.terms += SsimTerm(m, samplemax);
-      sums.weights += static_cast<double>(m.w);
+    });
+    for (size_t i = 0; i < static_cast<size_t>(out1 - out0) * w; ++i) {
+      sums.terms += terms[i];
+      sums.weights += weights[i];
     }
   }
   return sums;
@@ -87,7 +109,7 @@ double Decibels(double ssim, double weight) {
 }  // namespace
 
 Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_aspect,
-                   SsimResult* out) {
+                   SsimResult* out, ThreadPool* pool) {
   FrameLayout layout[2];
   S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
   const FrameLayout& l = layout[0];
@@ -99,6 +121,8 @@ Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_asp
   }
   if (!(pixel_aspect > 0)) return InvalidArgument("SSIM: the pixel aspect ratio must be positive");
   const int64_t samplemax = (int64_t{1} << l.bit_depth) - 1;
+  ThreadPool alone(1);
+  if (pool == nullptr) pool = &alone;
   SsimResult r;
   for (int k = 0; k < 3; ++k) {
     const bool luma = k == 0;
@@ -106,7 +130,7 @@ Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_asp
     const int h = luma ? l.height : l.chroma_height;
     const ComponentLayout& cr = layout[0].comp[k];
     const ComponentLayout& cd = layout[1].comp[k];
-    const SsimSums sums = SumPlane(w, h, pixel_aspect, samplemax,
+    const SsimSums sums = SumPlane(pool, w, h, pixel_aspect, samplemax,
                                    [&](int x, int y, int64_t* s, int64_t* d) {
                                      *s = LoadSample(ref, cr, x, y);
                                      *d = LoadSample(dist, cd, x, y);

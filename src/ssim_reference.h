@@ -13,6 +13,8 @@
 
 namespace s2c {
 
+class ThreadPool;
+
 struct SsimResult {
   double plane[3] = {0.0, 0.0, 0.0};  // Y', Cb, Cr
   // dump_ssim's chroma weight k: 0.25 for 4:2:0, 0.5 for 4:2:2, 1 for 4:4:4.
@@ -26,9 +28,8 @@ struct SsimResult {
 // taps, weights summing to 256.
 std::vector<int> SsimWindow(double sigma, int max_len);
 
-// The running sums of one plane of `width` x `height` samples: the terms and
-// the weights, each added in raster order. `load(x, y, &s, &d)` gives the
-// reference and distorted samples at (x, y).
+// The running sums of one plane: the terms and the weights, each added in
+// raster order.
 struct SsimSums {
   double terms = 0.0;
   double weights = 0.0;
@@ -37,9 +38,11 @@ struct SsimSums {
 // Scores a pair of YUV frames of the same size and format (8 to 16 bits,
 // planar or semi-planar). `pixel_aspect` is the frames' pixel aspect ratio
 // (1 for square pixels), which widens the horizontal window. RGB and gray
-// are refused (InvalidArgument naming videoconvert).
+// are refused (InvalidArgument naming videoconvert). The work is spread
+// over `pool` (this thread alone when null); the result does not depend on
+// it.
 Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_aspect,
-                   SsimResult* out);
+                   SsimResult* out, ThreadPool* pool = nullptr);
 
 }  // namespace s2c
 

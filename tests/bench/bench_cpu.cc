@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CPU reference timing: milliseconds per pair for generated 1080p and 4K
-// 8-bit RGB pairs, single-threaded and on all cores; the median of several
-// runs after one warm-up run. Frames are in memory (no decoding is timed).
+// 8-bit RGB pairs (SSIMULACRA 2) and 8-bit I420 pairs (SSIM),
+// single-threaded and on all cores; the median of several runs after one
+// warm-up run. Frames are in memory (no decoding is timed).
 // Besides wall time it prints the process's CPU time per pair (all threads),
 // which other load on a shared machine inflates less than wall time.
 // Usage: bench_cpu [runs]   (default 7)
@@ -13,6 +14,8 @@
 #include <vector>
 
 #include "cpu_reference.h"
+#include "ssim_reference.h"
+#include "thread_pool.h"
 #include "synthetic.h"
 
 namespace {
@@ -50,6 +53,47 @@ Timing Measure(s2c::CpuReference& cpu, const s2c::FrameView& ref,
   return Timing{Median(wall), Median(cpu_time), r.score};
 }
 
+// An I420 frame: a gradient with edges, plus noise from `seed` when > 0.
+std::vector<uint8_t> MakeI420(int w, int h, unsigned seed, s2c::FrameView* view) {
+  const size_t luma = static_cast<size_t>(w) * h;
+  const size_t chroma = static_cast<size_t>((w + 1) / 2) * ((h + 1) / 2);
+  std::vector<uint8_t> bytes(luma + 2 * chroma);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    const int x = static_cast<int>(i % w), y = static_cast<int>(i / w % h);
+    int v = (x * 220 / w + (y / 64 % 2) * 30) % 220 + 16;
+    if (seed > 0) {
+      seed = seed * 1103515245u + 12345u;
+      v += static_cast<int>((seed >> 16) % 9) - 4;
+    }
+    bytes[i] = static_cast<uint8_t>(v);
+  }
+  view->desc.format = s2c::PixelFormat::kI420;
+  view->desc.width = w;
+  view->desc.height = h;
+  view->data[0] = bytes.data();
+  view->data[1] = bytes.data() + luma;
+  view->data[2] = bytes.data() + luma + chroma;
+  view->stride[0] = w;
+  view->stride[1] = view->stride[2] = (w + 1) / 2;
+  return bytes;
+}
+
+Timing MeasureSsim(s2c::ThreadPool* pool, const s2c::FrameView& ref, const s2c::FrameView& dist,
+                   int runs) {
+  s2c::SsimResult r;
+  if (!s2c::SsimCompare(ref, dist, 1.0, &r, pool).ok()) return Timing{-1.0, -1.0, 0.0};
+  std::vector<double> wall, cpu_time;
+  for (int i = 0; i < runs; ++i) {
+    const double c0 = CpuMs();
+    const auto t0 = std::chrono::steady_clock::now();
+    s2c::SsimCompare(ref, dist, 1.0, &r, pool);
+    const auto t1 = std::chrono::steady_clock::now();
+    cpu_time.push_back(CpuMs() - c0);
+    wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return Timing{Median(wall), Median(cpu_time), r.combined};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,6 +115,18 @@ int main(int argc, char** argv) {
       const Timing t = Measure(*cpu, ref.View(), dist.View(), runs);
       std::printf("%-5s %dx%d  %2d thread(s): %8.1f ms per pair, CPU %8.1f ms  (score %.8f)\n",
                   s.name, s.w, s.h, cpu->threads(), t.wall_ms, t.cpu_ms, t.score);
+    }
+  }
+  s2c::ThreadPool one(1), every(0);
+  for (const Size& s : sizes) {
+    s2c::FrameView ref, dist;
+    const std::vector<uint8_t> ref_bytes = MakeI420(s.w, s.h, 0, &ref);
+    const std::vector<uint8_t> dist_bytes = MakeI420(s.w, s.h, 7, &dist);
+    for (s2c::ThreadPool* pool : {&one, &every}) {
+      const Timing t = MeasureSsim(pool, ref, dist, runs);
+      std::printf("SSIM  %-5s %dx%d I420  %2d thread(s): %8.1f ms per pair, CPU %8.1f ms  "
+                  "(ssim %.8f)\n",
+                  s.name, s.w, s.h, pool->size(), t.wall_ms, t.cpu_ms, t.score);
     }
   }
   return 0;

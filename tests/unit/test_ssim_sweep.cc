@@ -4,8 +4,8 @@
 // each plane equals a direct evaluation that sums the 2-D window at every
 // pixel with no row ring (the integer moments are the same numbers, so the
 // doubles must be equal bits); the same samples laid out as I420 and NV12,
-// or as I420_10LE and P010, give the same bits; identical frames give 1
-// and +inf dB.
+// or as I420_10LE and P010, give the same bits; three threads give the
+// bits of one; identical frames give 1 and +inf dB.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +18,7 @@
 #include "frontend.h"
 #include "ssim_reference.h"
 #include "ssim_steps.h"
+#include "thread_pool.h"
 
 namespace {
 
@@ -156,6 +157,18 @@ int main() {
       CheckPair(f.planar, a, b, f.bits, what, &planar);
       CheckPair(f.other, a, b, f.bits, what + " as " + s2c::PixelFormatName(f.other), &other);
       S2C_CHECK_SAME_DOUBLE(planar.combined, other.combined, (what + ": two layouts").c_str());
+      {
+        std::vector<uint8_t> ra, rb;
+        s2c::ThreadPool pool(3);
+        s2c::SsimResult threaded;
+        S2C_CHECK(s2c::SsimCompare(Pack(a, f.planar, &ra), Pack(b, f.planar, &rb), 1.0, &threaded,
+                                   &pool)
+                      .ok(),
+                  "%s on three threads", what.c_str());
+        for (int k = 0; k < 3; ++k) {
+          S2C_CHECK_SAME_DOUBLE(threaded.plane[k], planar.plane[k], (what + ": three threads").c_str());
+        }
+      }
       CheckPair(f.planar, a, a, f.bits, what + " identical", &same);
       S2C_CHECK(same.combined == 1.0 && std::isinf(same.combined_db) && same.combined_db > 0,
                 "%s identical: %.17g, %.17g dB", what.c_str(), same.combined, same.combined_db);
