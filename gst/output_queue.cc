@@ -69,18 +69,21 @@ Deadline DeadlineNow(GstSsimulacra2Cmp* self) {
   return DeadlineWith(self, self->priv->live_latency);
 }
 
+// The output position moves to the end of what left last, a buffer or a
+// gap: the live deadline after EOS is measured from there
+// (gst_aggregator_simple_get_next_time semantics).
+void AdvancePosition(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
+  if (!GST_BUFFER_PTS_IS_VALID(buffer)) return;
+  GstClockTime end = GST_BUFFER_PTS(buffer);
+  if (GST_BUFFER_DURATION_IS_VALID(buffer)) end += GST_BUFFER_DURATION(buffer);
+  GST_OBJECT_LOCK(self);
+  GST_AGGREGATOR_PAD(Agg(self)->srcpad)->segment.position = end;
+  GST_OBJECT_UNLOCK(self);
+}
+
 GstFlowReturn Push(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
-  GstAggregator* agg = Agg(self);
-  if (GST_BUFFER_PTS_IS_VALID(buffer)) {
-    // The live deadline of the next reference frame is measured from here
-    // (gst_aggregator_simple_get_next_time semantics).
-    GstClockTime end = GST_BUFFER_PTS(buffer);
-    if (GST_BUFFER_DURATION_IS_VALID(buffer)) end += GST_BUFFER_DURATION(buffer);
-    GST_OBJECT_LOCK(self);
-    GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = end;
-    GST_OBJECT_UNLOCK(self);
-  }
-  return gst_aggregator_finish_buffer(agg, buffer);
+  AdvancePosition(self, buffer);
+  return gst_aggregator_finish_buffer(Agg(self), buffer);
 }
 
 // A reference gap leaves as what it came in as, a GAP event (GstAggregator
@@ -96,13 +99,7 @@ GstFlowReturn PushGap(GstSsimulacra2Cmp* self, GstBuffer* gap) {
     // and segment first, as gst_aggregator_finish_buffer would send them.
     gst_aggregator_set_src_caps(agg, self->priv->ref_caps);
   }
-  GstClockTime end = GST_BUFFER_PTS(gap);
-  if (GST_BUFFER_DURATION_IS_VALID(gap)) end += GST_BUFFER_DURATION(gap);
-  if (GST_CLOCK_TIME_IS_VALID(end)) {
-    GST_OBJECT_LOCK(self);
-    GST_AGGREGATOR_PAD(agg->srcpad)->segment.position = end;
-    GST_OBJECT_UNLOCK(self);
-  }
+  AdvancePosition(self, gap);
   GstEvent* event = gst_event_new_gap(GST_BUFFER_PTS(gap), GST_BUFFER_DURATION(gap));
   gst_buffer_unref(gap);
   gst_pad_push_event(agg->srcpad, event);
@@ -190,21 +187,25 @@ void CountSkipped(ElementState* p) {
   ++p->results.ref_skipped;
 }
 
-// The front's deadline has passed before its score: its reference leaves
-// now, unscored. A pair still on the backend moves to `abandoned` until the
-// backend is done with its frames (the mapped frames keep their own buffer
-// references); a waiting one is dropped.
-GstFlowReturn SkipFront(GstSsimulacra2Cmp* self) {
+// A waiting pair that will not be started: counted in ref-skipped, its
+// partner dropped, and its reference left to leave unscored in its turn.
+void SkipWaiting(ElementState* p, Pending* pending) {
+  CountSkipped(p);
+  gst_clear_buffer(&pending->dist);
+  pending->state = PairState::kUnscored;
+}
+
+// The front, still on the backend, is due: its reference leaves now,
+// unscored and counted, and the pair moves to `abandoned` until the backend
+// is done with its frames (the mapped frames keep their own buffer
+// references).
+GstFlowReturn AbandonFront(GstSsimulacra2Cmp* self) {
   ElementState* p = self->priv;
   Pending& front = p->pending.front();
   CountSkipped(p);
   GstBuffer* ref = front.ref;
   front.ref = nullptr;
-  if (front.state == PairState::kScoring) {
-    p->abandoned.push_back(front);
-  } else {
-    gst_clear_buffer(&front.dist);
-  }
+  p->abandoned.push_back(front);
   p->pending.pop_front();
   return Push(self, ref);
 }
@@ -360,9 +361,7 @@ GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
     const GstClockTime work = (in_flight + 1) * p->pair_time;
     if (excess > 0 || (in_flight > 0 && !deadline.InTime(pending.frame.running_time, work))) {
       --excess;
-      CountSkipped(p);
-      gst_clear_buffer(&pending.dist);
-      pending.state = PairState::kUnscored;
+      SkipWaiting(p, &pending);
       continue;
     }
     const GstFlowReturn flow = StartScoring(self, &pending);
@@ -399,8 +398,9 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
       if (!status.ok()) return BackendFailed(self, status);
       if (!ready) return GST_FLOW_OK;
     }
-    if (front.state == PairState::kWaiting && !deadline.active) {
-      return GST_FLOW_OK;  // waits for room on the backend
+    if (front.state == PairState::kWaiting) {
+      if (!deadline.active) return GST_FLOW_OK;  // waits for room on the backend
+      SkipWaiting(p, &front);  // live and due: leaves below, unscored
     }
     GstFlowReturn flow;
     if (front.state == PairState::kScored) {
@@ -411,7 +411,7 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
       front.ref = nullptr;
       p->pending.pop_front();
     } else {
-      flow = SkipFront(self);  // live, due, no score yet
+      flow = AbandonFront(self);  // live, due, still on the backend
     }
     *sent = true;
     if (flow != GST_FLOW_OK) return flow;
