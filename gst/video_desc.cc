@@ -40,8 +40,8 @@ Status DescribeVideoInfo(const GstVideoInfo& info, const char* pad_name,
   desc.height = GST_VIDEO_INFO_HEIGHT(&info);
   if (desc.width < kMinSide || desc.height < kMinSide) {
     return Refuse(StatusCode::kInvalidArgument, pad_name,
-                  "frames of " + std::to_string(desc.width) + "x" +
-                      std::to_string(desc.height) + " are below the 8x8 minimum",
+                  "frames of " + SizeText(desc.width, desc.height) +
+                      " are below the 8x8 minimum",
                   "insert videoscale before this pad");
   }
   if (GST_VIDEO_INFO_IS_INTERLACED(&info)) {

@@ -35,10 +35,6 @@ double AvailableHostBytes() {
 
 std::string MiB(double bytes) { return std::to_string(static_cast<long long>(bytes / 1048576.0)); }
 
-std::string SizeText(int width, int height) {
-  return std::to_string(width) + "x" + std::to_string(height);
-}
-
 // Pairs are scored one at a time, in order, by a worker thread that owns
 // the CpuReference (whose pool spreads each pair over the cores). Submit
 // only checks and queues, so the caller (the element's streaming thread)

@@ -79,8 +79,7 @@ class CudaBackendImpl : public CudaBackend {
     const size_t needed = SlotDeviceBytes(width, height) * slots_.size();
     if (needed > free_bytes) {
       return Status(StatusCode::kOutOfMemory,
-                    "frames of " + std::to_string(width) + "x" +
-                        std::to_string(height) + " need " +
+                    "frames of " + SizeText(width, height) + " need " +
                         std::to_string(needed >> 20) + " MiB of device memory (" +
                         std::to_string(slots_.size()) +
                         " pairs in flight) but only " +
@@ -180,9 +179,8 @@ class CudaBackendImpl : public CudaBackend {
       if (views[i]->desc.width != width_ || views[i]->desc.height != height_) {
         return InvalidArgument(
             std::string(i ? "distorted" : "reference") + " frame is " +
-            std::to_string(views[i]->desc.width) + "x" +
-            std::to_string(views[i]->desc.height) + ", configured " +
-            std::to_string(width_) + "x" + std::to_string(height_));
+            SizeText(views[i]->desc.width, views[i]->desc.height) + ", configured " +
+            SizeText(width_, height_));
       }
       S2C_RETURN_IF_ERROR(DescribeFrame(*views[i], &frames->layout[i]));
       frames->view[i] = *views[i];

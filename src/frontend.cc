@@ -119,11 +119,11 @@ void KrKb(YuvMatrix m, double* kr, double* kb) {
   }
 }
 
+}  // namespace
+
 std::string SizeText(int w, int h) {
   return std::to_string(w) + "x" + std::to_string(h);
 }
-
-}  // namespace
 
 const char* PixelFormatName(PixelFormat format) {
   const FormatInfo* f = Find(format);

@@ -8,6 +8,7 @@
 #define S2C_FRONTEND_H_
 
 #include <cstddef>
+#include <string>
 
 #include "frame.h"
 #include "status.h"
@@ -75,6 +76,9 @@ PixelFormat PixelFormatFromName(const char* name);
 int NumPlanes(PixelFormat format);
 size_t PlaneRowBytes(PixelFormat format, int width, int plane);
 int PlaneRows(PixelFormat format, int height, int plane);
+
+// "WxH", as every message names a frame size.
+std::string SizeText(int width, int height);
 
 // InvalidArgument naming the size when a side is below kMinSide (the metric's
 // smallest scale), else Ok. Every entry point that takes a size uses it.
