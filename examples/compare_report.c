@@ -19,15 +19,9 @@ static void PrintPts(guint64 t) {
          (unsigned)(ms % 1000));
 }
 
-static guint64 GetU64(const GstStructure* s, const char* field) {
-  guint64 v = GST_CLOCK_TIME_NONE;
-  gst_structure_get_uint64(s, field, &v);
-  return v;
-}
-
-guint64 GetSummaryCount(const GstStructure* summary, const char* field) {
-  guint64 v = 0;
-  gst_structure_get_uint64(summary, field, &v);
+guint64 GetU64(const GstStructure* s, const char* field, guint64 fallback) {
+  guint64 v = fallback;
+  if (s != NULL) gst_structure_get_uint64(s, field, &v);
   return v;
 }
 
@@ -37,8 +31,8 @@ static void OnFrame(const GstStructure* s, Report* report) {
   if (report->frames_scored++ == 0) report->first_score = score;
   if (score < report->threshold) ++report->below_threshold;  // false for NaN
   if (!report->text || !report->frames) return;
-  printf("frame %" G_GUINT64_FORMAT " pts ", GetU64(s, "frame-index"));
-  PrintPts(GetU64(s, "timestamp"));
+  printf("frame %" G_GUINT64_FORMAT " pts ", GetU64(s, "frame-index", GST_CLOCK_TIME_NONE));
+  PrintPts(GetU64(s, "timestamp", GST_CLOCK_TIME_NONE));
   printf(" score %.8f\n", score);
 }
 

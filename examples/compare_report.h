@@ -28,8 +28,9 @@ typedef struct {
 // kExitFailed.
 int RunAndCollect(GstElement* pipeline, Report* report);
 
-// A count of the summary message (0 when absent).
-guint64 GetSummaryCount(const GstStructure* summary, const char* field);
+// A uint64 field of a message's structure, or `fallback` when it (or the
+// structure) is absent.
+guint64 GetU64(const GstStructure* s, const char* field, guint64 fallback);
 
 // After the run: one pair's score alone, else the summary line (text only).
 void PrintResult(const Report* report);

@@ -220,9 +220,8 @@ int main(int argc, char** argv) {
     rc = kExitFailed;
   }
   if (rc == kExitOk) PrintResult(&report);
-  const guint64 ref_unpaired = report.summary ? GetSummaryCount(report.summary, "ref-unpaired") : 0;
-  const guint64 dist_unpaired =
-      report.summary ? GetSummaryCount(report.summary, "dist-unpaired") : 0;
+  const guint64 ref_unpaired = GetU64(report.summary, "ref-unpaired", 0);
+  const guint64 dist_unpaired = GetU64(report.summary, "dist-unpaired", 0);
   if (ref_unpaired > 0 || dist_unpaired > 0) {
     fprintf(stderr,
             "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
