@@ -8,6 +8,7 @@
 // Usage: bench_cpu [runs]   (default 7)
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -37,20 +38,22 @@ struct Timing {
   double wall_ms, cpu_ms, score;
 };
 
-Timing Measure(s2c::CpuReference& cpu, const s2c::FrameView& ref,
-               const s2c::FrameView& dist, int runs) {
-  s2c::Result r;
-  if (!cpu.Compare(ref, dist, &r).ok()) return Timing{-1.0, -1.0, 0.0};  // warm-up
+// `compare()` once to warm up, then `runs` timed calls; it returns the
+// score, or NaN when it fails.
+template <class Compare>
+Timing Measure(int runs, const Compare& compare) {
+  if (std::isnan(compare())) return Timing{-1.0, -1.0, 0.0};  // warm-up
   std::vector<double> wall, cpu_time;
+  double score = 0.0;
   for (int i = 0; i < runs; ++i) {
     const double c0 = CpuMs();
     const auto t0 = std::chrono::steady_clock::now();
-    cpu.Compare(ref, dist, &r);
+    score = compare();
     const auto t1 = std::chrono::steady_clock::now();
     cpu_time.push_back(CpuMs() - c0);
     wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
   }
-  return Timing{Median(wall), Median(cpu_time), r.score};
+  return Timing{Median(wall), Median(cpu_time), score};
 }
 
 // An I420 frame: a gradient with edges, plus noise from `seed` when > 0.
@@ -78,22 +81,6 @@ std::vector<uint8_t> MakeI420(int w, int h, unsigned seed, s2c::FrameView* view)
   return bytes;
 }
 
-Timing MeasureSsim(s2c::ThreadPool* pool, const s2c::FrameView& ref, const s2c::FrameView& dist,
-                   int runs) {
-  s2c::SsimResult r;
-  if (!s2c::SsimCompare(ref, dist, 1.0, &r, pool).ok()) return Timing{-1.0, -1.0, 0.0};
-  std::vector<double> wall, cpu_time;
-  for (int i = 0; i < runs; ++i) {
-    const double c0 = CpuMs();
-    const auto t0 = std::chrono::steady_clock::now();
-    s2c::SsimCompare(ref, dist, 1.0, &r, pool);
-    const auto t1 = std::chrono::steady_clock::now();
-    cpu_time.push_back(CpuMs() - c0);
-    wall.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-  }
-  return Timing{Median(wall), Median(cpu_time), r.combined};
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -112,7 +99,10 @@ int main(int argc, char** argv) {
     const auto ref = s2c::test::ToHostImage(ref_img);
     const auto dist = s2c::test::ToHostImage(dist_img);
     for (s2c::CpuReference* cpu : {&single, &all}) {
-      const Timing t = Measure(*cpu, ref.View(), dist.View(), runs);
+      const Timing t = Measure(runs, [&] {
+        s2c::Result r;
+        return cpu->Compare(ref.View(), dist.View(), &r).ok() ? r.score : NAN;
+      });
       std::printf("%-5s %dx%d  %2d thread(s): %8.1f ms per pair, CPU %8.1f ms  (score %.8f)\n",
                   s.name, s.w, s.h, cpu->threads(), t.wall_ms, t.cpu_ms, t.score);
     }
@@ -123,7 +113,10 @@ int main(int argc, char** argv) {
     const std::vector<uint8_t> ref_bytes = MakeI420(s.w, s.h, 0, &ref);
     const std::vector<uint8_t> dist_bytes = MakeI420(s.w, s.h, 7, &dist);
     for (s2c::ThreadPool* pool : {&one, &every}) {
-      const Timing t = MeasureSsim(pool, ref, dist, runs);
+      const Timing t = Measure(runs, [&] {
+        s2c::SsimResult r;
+        return s2c::SsimCompare(ref, dist, 1.0, &r, pool).ok() ? r.combined : NAN;
+      });
       std::printf("SSIM  %-5s %dx%d I420  %2d thread(s): %8.1f ms per pair, CPU %8.1f ms  "
                   "(ssim %.8f)\n",
                   s.name, s.w, s.h, pool->size(), t.wall_ms, t.cpu_ms, t.score);
