@@ -115,8 +115,8 @@ void InstallElementProperties(GObjectClass* oc) {
   g_object_class_install_property(
       oc, PROP_RESULTS_LOCATION,
       g_param_spec_string("results-location", "Results location",
-                          "File that gets one line per scored frame, flushed as frames "
-                          "are scored (none by default)",
+                          "File that gets every scored frame as it is scored, then the "
+                          "summary (none by default; format: results-format)",
                           nullptr, flags));
   g_object_class_install_property(
       oc, PROP_RESULTS_FORMAT,
@@ -134,7 +134,7 @@ void InstallElementProperties(GObjectClass* oc) {
       oc, PROP_LIVE_POLICY,
       g_param_spec_enum("live-policy", "Live policy",
                         "In a live pipeline, what happens to a reference frame whose "
-                        "distorted partner has not arrived by its deadline",
+                        "distorted partner or score is not there by its deadline",
                         LivePolicyGetType(), static_cast<int>(DEFAULT_LIVE_POLICY), flags));
   g_object_class_install_property(
       oc, PROP_RESULTS_WRITE_FAILURE,
