@@ -39,6 +39,7 @@
 #include <cub/block/block_store.cuh>
 
 #include "ordered_sum.h"
+#include "ordered_sum_signed.h"
 #include "ordered_sum_launch.h"
 
 namespace s2c {
@@ -51,16 +52,16 @@ constexpr int kIncrementThreads = kSumChunkTerms / kIncrementTerms;
 constexpr int kPlanThreads = 256;
 constexpr int kPlanItems = 16;  // chunks per thread in the plan's scan
 constexpr int kRunThreads = 256;
-constexpr int kWalkWindow = 1024;  // chunks of runs staged in shared memory
 static_assert(kSumChunkLanes % 32 == 0, "chunks are whole warps");
 static_assert(kSumChunkTerms % kAdviceThreads == 0 && kAdviceThreads % 32 == 0, "advice");
 static_assert(kSumChunkTerms % kIncrementThreads == 0 && kIncrementThreads % 32 == 0, "increments");
 
+template <class Increment>
 struct OrderedSumBuffers {
   double* advice;          // [sum][chunk]
   int32_t* key;            // [sum][chunk], the plan
-  SumIncrement* inc;       // [sum][chunk]
-  SumIncrement* suffix;    // [sum][chunk], the rest of the chunk's run
+  Increment* inc;          // [sum][chunk]
+  Increment* suffix;       // [sum][chunk], the rest of the chunk's run
   uint32_t* run_end;       // [sum][chunk]
 };
 
@@ -68,25 +69,40 @@ inline size_t AlignUp(size_t v) { return (v + 255) & ~size_t{255}; }
 
 inline size_t ChunkCount(uint64_t n) { return (n + kSumChunkTerms - 1) / kSumChunkTerms; }
 
-inline size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers* b, char* base) {
+template <class Increment>
+size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers<Increment>* b, char* base) {
   size_t off = 0;
   auto take = [&](size_t bytes) {
     char* p = base ? base + off : nullptr;
     off += AlignUp(bytes * chunks * k);
     return p;
   };
-  OrderedSumBuffers out;
+  OrderedSumBuffers<Increment> out;
   out.advice = reinterpret_cast<double*>(take(sizeof(double)));
   out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
-  out.inc = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
-  out.suffix = reinterpret_cast<SumIncrement*>(take(sizeof(SumIncrement)));
+  out.inc = reinterpret_cast<Increment*>(take(sizeof(Increment)));
+  out.suffix = reinterpret_cast<Increment*>(take(sizeof(Increment)));
   out.run_end = reinterpret_cast<uint32_t*>(take(sizeof(uint32_t)));
   if (b) *b = out;
   return off;
 }
 
+template <class Rule>
 struct ThenOp {
-  __device__ SumIncrement operator()(SumIncrement a, SumIncrement b) const { return Then(a, b); }
+  using Increment = typename Rule::Increment;
+  __device__ Increment operator()(Increment a, Increment b) const { return Rule::Compose(a, b); }
+};
+
+// The rule of a functor's sums: terms of either sign where it declares
+// `static constexpr bool kSigned = true` (src/ordered_sum_signed.h), else
+// never negative (src/ordered_sum.h, cheaper).
+template <class Terms, class = void>
+struct SumRule {
+  using type = NonNegativeTerms;
+};
+template <class Terms>
+struct SumRule<Terms, std::void_t<decltype(Terms::kSigned)>> {
+  using type = std::conditional_t<Terms::kSigned, SignedTerms, NonNegativeTerms>;
 };
 
 // Sums in groups: a functor may declare `static constexpr int kGroups = G`
@@ -188,7 +204,7 @@ __global__ void __launch_bounds__(kAdviceThreads)
 }
 
 // Templates only so that the header can define them in every user.
-template <int kThreads>
+template <class Rule, int kThreads>
 __global__ void __launch_bounds__(kThreads)
     OrderedSumPlanKernel(const double* advice, uint64_t chunks, int32_t* key) {
   constexpr int kTile = kThreads * kPlanItems;
@@ -213,12 +229,21 @@ __global__ void __launch_bounds__(kThreads)
     int32_t plan[kPlanItems];
     for (int j = 0; j < kPlanItems; ++j) {
       const double b = carry + before[j];
-      plan[j] = PlanChunk(b, b + v[j]);
+      plan[j] = Rule::Plan(b, b + v[j]);
     }
     Store(temp.store).Store(p + base, plan, valid);
     carry += total;
     __syncthreads();
   }
+}
+
+// Lane i + step's increment, in the warp.
+__device__ __forceinline__ SumIncrement ShuffleDown(SumIncrement v, int step) {
+  return {__shfl_down_sync(0xFFFFFFFFu, v.even, step), __shfl_down_sync(0xFFFFFFFFu, v.odd, step)};
+}
+__device__ __forceinline__ SignedIncrement ShuffleDown(SignedIncrement v, int step) {
+  return {__shfl_down_sync(0xFFFFFFFFu, v.even, step), __shfl_down_sync(0xFFFFFFFFu, v.odd, step),
+          __shfl_down_sync(0xFFFFFFFFu, v.up, step), __shfl_down_sync(0xFFFFFFFFu, v.down, step)};
 }
 
 // A chunk's increment is the ordered composition of its terms; any bracketing
@@ -234,47 +259,47 @@ __global__ void __launch_bounds__(kThreads)
 // pass by the exact rule, evaluating the terms again rather than holding
 // them. A term-by-term plan's increment is never used (the walk adds such a
 // chunk in rounds), so it is not formed.
-template <int K, class Terms>
+template <int K, class Terms, class Rule = typename SumRule<Terms>::type>
 __global__ void __launch_bounds__(kIncrementThreads)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
-                              SumIncrement* inc) {
+                              typename Rule::Increment* inc) {
+  using Increment = typename Rule::Increment;
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
   static_assert(KG <= 32, "one bit per sum");
   constexpr int kWarps = kIncrementThreads / 32;
   __shared__ int32_t plan[KG];
   __shared__ double scale[KG];
-  __shared__ SumIncrement warp_inc[kWarps][KG];
+  __shared__ Increment warp_inc[kWarps][KG];
   const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
   const int lane = threadIdx.x;
   if (lane < KG) {
     plan[lane] = key[(g * KG + lane) * chunks + c];
-    scale[lane] = FastRuleScale(plan[lane]);
+    scale[lane] = Rule::FastScale(plan[lane]);
   }
   __syncthreads();
   uint32_t wanted = 0;  // bit k: sum k's increment is formed
   for (int k = 0; k < KG; ++k) wanted |= plan[k] != kPlanTermByTerm ? 1u << k : 0u;
   const uint64_t first = c * kSumChunkTerms + static_cast<uint64_t>(lane) * kIncrementTerms;
-  SumIncrement v[KG];
-  for (int k = 0; k < KG; ++k) v[k] = kSumUnfitPair;
+  Increment v[KG];
+  for (int k = 0; k < KG; ++k) v[k] = Rule::kUnfitPair;
   uint32_t exact = 0;  // bit k: sum k needs the exact rule
   if (wanted) {
     // A tie bit per sum (a tie in one sum must not send the others to the
-    // exact rule); one negative-term check for all of them.
-    double units[KG], lowest = 0.0;
+    // exact rule); what the rule shares between sums (non-negative terms:
+    // one negative-term check for all of them).
+    typename Rule::Fast fast[KG];
+    typename Rule::FastShared shared;
     uint32_t ties = 0;  // bit k: sum k met a tie
-    for (int k = 0; k < KG; ++k) units[k] = 0.0;
     RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
-      for (int k = 0; k < KG; ++k) {
-        units[k] = FastRuleAdd(units[k], t[k], scale[k], 1u << k, ties, lowest);
-      }
+      for (int k = 0; k < KG; ++k) Rule::FastAdd(fast[k], t[k], scale[k], 1u << k, ties, shared);
     });
     for (int k = 0; k < KG; ++k) {
       if (!((wanted >> k) & 1)) continue;
-      if (FastRuleTaken(units[k], (ties >> k) & 1, lowest)) {
-        v[k] = FastRuleIncrement(units[k]);
+      if (Rule::FastTaken(fast[k], (ties >> k) & 1, shared)) {
+        v[k] = Rule::FastIncrement(fast[k]);
       } else {
-        v[k] = kSumNothing;
+        v[k] = Rule::kNothing;
         exact |= 1u << k;
       }
     }
@@ -282,28 +307,27 @@ __global__ void __launch_bounds__(kIncrementThreads)
   if (exact) {
     RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
       for (int k = 0; k < KG; ++k) {
-        if ((exact >> k) & 1) v[k] = Then(v[k], TermIncrement(t[k], plan[k]));
+        if ((exact >> k) & 1) v[k] = Rule::Compose(v[k], Rule::Term(t[k], plan[k]));
       }
     });
   }
   // Ordered tree inside the warp: lane i takes lane i + step. Lanes whose
   // result is not used compute garbage, which saturates harmlessly. Where
-  // no thread of the warp met a tie (the rule almost everywhere), the tree
-  // is a plain sum (PlainTotal).
+  // the rule allows it and no thread of the warp met a tie (almost
+  // everywhere), the tree is a plain sum (PlainTotal).
   for (int k = 0; k < KG; ++k) {
-    if (__all_sync(0xFFFFFFFFu, SameFromEitherParity(v[k]))) {
-      uint64_t total = v[k].even;
-      for (int step = 1; step < 32; step *= 2) {
-        total += __shfl_down_sync(0xFFFFFFFFu, total, step);
+    bool plain = false;
+    if constexpr (Rule::kPlainTotals) plain = __all_sync(0xFFFFFFFFu, SameFromEitherParity(v[k]));
+    if (plain) {
+      if constexpr (Rule::kPlainTotals) {
+        uint64_t total = v[k].even;
+        for (int step = 1; step < 32; step *= 2) {
+          total += __shfl_down_sync(0xFFFFFFFFu, total, step);
+        }
+        v[k] = PlainTotal(total);
       }
-      v[k] = PlainTotal(total);
     } else {
-      for (int step = 1; step < 32; step *= 2) {
-        SumIncrement o;
-        o.even = __shfl_down_sync(0xFFFFFFFFu, v[k].even, step);
-        o.odd = __shfl_down_sync(0xFFFFFFFFu, v[k].odd, step);
-        v[k] = Then(v[k], o);
-      }
+      for (int step = 1; step < 32; step *= 2) v[k] = Rule::Compose(v[k], ShuffleDown(v[k], step));
     }
   }
   if (lane % 32 == 0) {
@@ -311,44 +335,48 @@ __global__ void __launch_bounds__(kIncrementThreads)
   }
   __syncthreads();
   if (lane < KG) {
-    SumIncrement r = warp_inc[0][lane];
-    for (int w = 1; w < kWarps; ++w) r = Then(r, warp_inc[w][lane]);
+    Increment r = warp_inc[0][lane];
+    for (int w = 1; w < kWarps; ++w) r = Rule::Compose(r, warp_inc[w][lane]);
     inc[(g * KG + lane) * chunks + c] = r;
   }
 }
 
 // An element of the runs scan, visited from a tile's last chunk to its first.
+template <class Increment>
 struct RunPiece {
-  SumIncrement v;
+  Increment v;
   uint32_t end;
   uint32_t ends_run;  // the chunk is the last of its run: the scan restarts
 };
+template <class Rule>
 struct RunPieceOp {
-  __device__ RunPiece operator()(RunPiece later, RunPiece earlier) const {
+  using Piece = RunPiece<typename Rule::Increment>;
+  __device__ Piece operator()(Piece later, Piece earlier) const {
     if (earlier.ends_run) return earlier;
-    return {Then(earlier.v, later.v), later.end, later.ends_run};
+    return {Rule::Compose(earlier.v, later.v), later.end, later.ends_run};
   }
 };
 
-template <int kThreads>
+template <class Rule, int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    OrderedSumRunsKernel(const int32_t* key, const SumIncrement* inc, uint64_t chunks,
-                         SumIncrement* suffix, uint32_t* run_end) {
+    OrderedSumRunsKernel(const int32_t* key, const typename Rule::Increment* inc, uint64_t chunks,
+                         typename Rule::Increment* suffix, uint32_t* run_end) {
+  using Piece = RunPiece<typename Rule::Increment>;
   constexpr int kItems = kSumRunTile / kThreads;
-  using Scan = cub::BlockScan<RunPiece, kThreads>;
+  using Scan = cub::BlockScan<Piece, kThreads>;
   __shared__ typename Scan::TempStorage temp;
   const uint64_t off = blockIdx.y * chunks;
   const uint64_t last = (static_cast<uint64_t>(blockIdx.x) + 1) * kSumRunTile - 1;
-  RunPiece piece[kItems];
+  Piece piece[kItems];
   for (int j = 0; j < kItems; ++j) {
     const uint64_t c = last - (threadIdx.x * kItems + j);
-    piece[j] = {kSumNothing, static_cast<uint32_t>(c + 1), 1};
+    piece[j] = {Rule::kNothing, static_cast<uint32_t>(c + 1), 1};
     if (c < chunks) {
       piece[j].v = inc[off + c];
       piece[j].ends_run = EndsRun(key + off, c, chunks);
     }
   }
-  Scan(temp).InclusiveScan(piece, piece, RunPieceOp());
+  Scan(temp).InclusiveScan(piece, piece, RunPieceOp<Rule>());
   for (int j = 0; j < kItems; ++j) {
     const uint64_t c = last - (threadIdx.x * kItems + j);
     if (c < chunks) {
@@ -358,14 +386,17 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <int K, class Terms>
+template <int K, class Terms, class Rule = typename SumRule<Terms>::type>
 __global__ void __launch_bounds__(kSumChunkLanes)
-    OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks, OrderedSumBuffers b,
-                         double* out) {
+    OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks,
+                         OrderedSumBuffers<typename Rule::Increment> b, double* out) {
+  using Increment = typename Rule::Increment;
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
+  constexpr int kWalkWindow = Rule::kWalkWindow;  // chunks of runs in shared memory
+  static_assert(kWalkWindow % kSumChunkLanes == 0, "whole rounds of staging");
   // Warp scans, then the warps' totals: one barrier a scan, where the
   // default raking scan takes two and runs a serial stretch per thread.
-  using Scan = cub::BlockScan<SumIncrement, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
+  using Scan = cub::BlockScan<Increment, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
   using PlainScan = cub::BlockScan<uint64_t, kSumChunkLanes, cub::BLOCK_SCAN_WARP_SCANS>;
   __shared__ union {
     typename Scan::TempStorage ordered;
@@ -374,10 +405,10 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   // A window of the runs, staged by the whole block so that lane 0 steps
   // through shared memory rather than waiting on global loads.
   __shared__ int32_t window_key[kWalkWindow];
-  __shared__ SumIncrement window_suffix[kWalkWindow];
+  __shared__ Increment window_suffix[kWalkWindow];
   __shared__ uint32_t window_end[kWalkWindow];
   __shared__ double x[kSumChunkTerms];
-  __shared__ SumIncrement prefix[kSumChunkLanes];
+  __shared__ Increment prefix[kSumChunkLanes];
   // Written by lane 0 only, read by all after a barrier; every thread keeps
   // its own copy of the position so that no read overlaps lane 0's writes.
   __shared__ uint64_t sum_bits;
@@ -405,7 +436,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     }
     __syncthreads();  // window staged; sum_bits and next settled
     if (lane == 0) {
-      next = WalkRuns(&sum_bits, pos, stop, base, window_key, b.inc + off + base,
+      next = WalkRuns<Rule>(&sum_bits, pos, stop, base, window_key, b.inc + off + base,
                       window_suffix, window_end);
     }
     __syncthreads();
@@ -428,31 +459,35 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     const bool finite = __syncthreads_and(TermsFinite(mine, kSumLaneTerms));  // x complete
     for (int round = 0; from < kSumChunkLanes; ++round) {
       const uint64_t s = sum_bits;
-      const int key = BinadeKey(s);
-      if (key < 0 || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
+      const int key = Rule::Key(s);
+      if (key == kPlanTermByTerm || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
         __syncthreads();  // everyone has read sum_bits
         if (lane == 0) sum_bits = AddRest(s, x, nterms, from * kSumLaneTerms, finite);
         break;
       }
-      // The lanes composed from `from` on: by a plain sum where no lane met a
-      // tie (PlainTotal; past the binade edge the lanes are unfit, which
-      // counts as no tie), else by the ordered scan.
-      const SumIncrement lane_inc = lane >= from ? LaneIncrement(mine, key) : kSumNothing;
-      SumIncrement p;
-      if (__syncthreads_and(SameFromEitherParity(lane_inc))) {
-        uint64_t total;
-        PlainScan(temp.plain).InclusiveSum(lane_inc.even, total);
-        p = PlainTotal(total);
+      // The lanes composed from `from` on: by a plain sum where the rule
+      // allows it and no lane met a tie (PlainTotal; past the binade edge the
+      // lanes are unfit, which counts as no tie), else by the ordered scan.
+      const Increment lane_inc = lane >= from ? LaneIncrement<Rule>(mine, key) : Rule::kNothing;
+      Increment p;
+      bool plain = false;
+      if constexpr (Rule::kPlainTotals) plain = __syncthreads_and(SameFromEitherParity(lane_inc));
+      if (plain) {
+        if constexpr (Rule::kPlainTotals) {
+          uint64_t total;
+          PlainScan(temp.plain).InclusiveSum(lane_inc.even, total);
+          p = PlainTotal(total);
+        }
       } else {
-        Scan(temp.ordered).InclusiveScan(lane_inc, p, ThenOp());
+        Scan(temp.ordered).InclusiveScan(lane_inc, p, ThenOp<Rule>());
       }
       prefix[lane] = p;
       uint64_t probe = s;
-      const bool fits = lane >= from && TryAdvance(&probe, key, p);
+      const bool fits = lane >= from && Rule::Advance(&probe, key, p);
       const int fitting = __syncthreads_count(fits);
       if (lane == 0) {
         int f = from;
-        sum_bits = ChunkRound(s, x, nterms, prefix, fitting, &f);
+        sum_bits = ChunkRound<Rule>(s, x, nterms, prefix, fitting, &f);
         next_lane = f;
       }
       __syncthreads();
@@ -478,25 +513,30 @@ __global__ void __launch_bounds__(kSumChunkLanes)
 template <int K, class First, class Terms>
 cudaError_t LaunchOrderedSums(const First& first, const Terms& terms, uint64_t n,
                               const OrderedSumWorkspace& ws, double* d_out, cudaStream_t stream) {
+  using Rule = typename detail::SumRule<Terms>::type;
   constexpr int G = detail::TermGroups<Terms>::value;
   static_assert(detail::TermGroups<First>::value == G, "the passes group the terms alike");
+  static_assert(std::is_same_v<typename detail::SumRule<First>::type, Rule>, "one rule");
+  constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
   static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
   if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
   const uint64_t chunks = detail::ChunkCount(n);
-  if (ws.bytes < OrderedSumWorkspaceBytes(n, K) || chunks > 0x7FFFFFFFu) {
+  if (ws.bytes < OrderedSumWorkspaceBytes(n, K, kSigned) || chunks > 0x7FFFFFFFu) {
     return cudaErrorInvalidValue;
   }
-  detail::OrderedSumBuffers b;
+  detail::OrderedSumBuffers<typename Rule::Increment> b;
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
   const unsigned grid = static_cast<unsigned>(chunks);
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
   detail::OrderedSumAdviceKernel<K>
       <<<dim3(grid, G), detail::kAdviceThreads, 0, stream>>>(first, n, chunks, b.advice);
-  detail::OrderedSumPlanKernel<detail::kPlanThreads><<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+  detail::OrderedSumPlanKernel<Rule, detail::kPlanThreads>
+      <<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
   detail::OrderedSumIncrementKernel<K>
       <<<dim3(grid, G), detail::kIncrementThreads, 0, stream>>>(terms, n, chunks, b.key, b.inc);
-  detail::OrderedSumRunsKernel<detail::kRunThreads><<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(
-      b.key, b.inc, chunks, b.suffix, b.run_end);
+  detail::OrderedSumRunsKernel<Rule, detail::kRunThreads>
+      <<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(b.key, b.inc, chunks, b.suffix,
+                                                            b.run_end);
   detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);
   return cudaGetLastError();
 }
@@ -507,11 +547,16 @@ cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWo
   return LaunchOrderedSums<K>(terms, terms, n, ws, d_out, stream);
 }
 
-// Terms of a plain device array (one sum).
-struct ArrayTerms {
+// Terms of a plain device array (one sum), never negative, or of either
+// sign (kSigned).
+template <bool kTermsSigned = false>
+struct ArrayTermsOf {
+  static constexpr bool kSigned = kTermsSigned;
   const double* p;
   __device__ void operator()(uint64_t i, double (&t)[1]) const { t[0] = p[i]; }
 };
+using ArrayTerms = ArrayTermsOf<false>;
+using SignedArrayTerms = ArrayTermsOf<true>;
 
 }  // namespace cuda
 }  // namespace s2c

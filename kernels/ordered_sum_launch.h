@@ -21,8 +21,8 @@ struct OrderedSumWorkspace {
 };
 
 // Bytes of workspace for k sums of n terms each (about 48 bytes per sum and
-// chunk of 1024 terms).
-size_t OrderedSumWorkspaceBytes(uint64_t n, int k);
+// chunk of 1024 terms; 80 for terms of either sign).
+size_t OrderedSumWorkspaceBytes(uint64_t n, int k, bool signed_terms = false);
 
 // Enqueues on stream the exact loop sum (bits of `s = 0.0; s += t[i]`) of n
 // doubles at d_terms into *d_out. Asynchronous: no sync, no allocation;
@@ -30,6 +30,12 @@ size_t OrderedSumWorkspaceBytes(uint64_t n, int k);
 cudaError_t LaunchOrderedSumOfArray(const double* d_terms, uint64_t n,
                                     const OrderedSumWorkspace& ws, double* d_out,
                                     cudaStream_t stream);
+
+// The same for terms of either sign (src/ordered_sum_signed.h); the
+// workspace is OrderedSumWorkspaceBytes(n, 1, true).
+cudaError_t LaunchSignedOrderedSumOfArray(const double* d_terms, uint64_t n,
+                                          const OrderedSumWorkspace& ws, double* d_out,
+                                          cudaStream_t stream);
 
 }  // namespace cuda
 }  // namespace s2c

@@ -45,10 +45,11 @@ constexpr int kSumThreadTerms = 8;
 // this many chunks, so the walk steps over up to a tile at a time.
 constexpr int kSumRunTile = 1024;
 
-// The plan of a chunk: a binade key (1..2046) in which the sum is expected to
-// stay through the chunk, kPlanZero (the chunk is expected to hold only
-// zeros) or kPlanTermByTerm.
-constexpr int kPlanTermByTerm = -1;
+// The plan of a chunk: a binade key (1..2046; -1..-2046 for negative sums,
+// src/ordered_sum_signed.h) in which the sum is expected to stay through the
+// chunk, kPlanZero (the chunk is expected to hold only zeros) or
+// kPlanTermByTerm, which is also the key of a sum in no binade (inf, NaN).
+constexpr int kPlanTermByTerm = -4096;
 constexpr int kPlanZero = 0;
 
 // Increments of a run of terms, in units of the last place of its binade:
@@ -88,12 +89,12 @@ S2C_HD bool SumBitsAreNan(uint64_t b) {
   return (b & ~(uint64_t{1} << 63)) > (uint64_t{0x7FF} << 52);
 }
 
-// The binade key of a value (1..2046), or -1 for negatives (-0.0 included),
-// infinities and NaN, which are in no binade.
+// The binade key of a value (1..2046), or kPlanTermByTerm for negatives
+// (-0.0 included), infinities and NaN, which are in no binade of this rule.
 S2C_HD int BinadeKey(uint64_t bits) {
-  if (bits >> 63) return -1;
+  if (bits >> 63) return kPlanTermByTerm;
   const int e = static_cast<int>(bits >> 52);
-  if (e == 0x7FF) return -1;
+  if (e == 0x7FF) return kPlanTermByTerm;
   return e == 0 ? 1 : e;
 }
 
@@ -191,24 +192,6 @@ S2C_HD SumIncrement FastRuleIncrement(double units) {
   return {r, r};
 }
 
-// The definition: a run's terms' increments composed in order.
-S2C_HD SumIncrement ExactRunIncrement(const double* x, int n, int plan) {
-  SumIncrement r = kSumNothing;
-  for (int j = 0; j < n; ++j) r = Then(r, TermIncrement(x[j], plan));
-  return r;
-}
-
-// The composed increment of a run of terms under plan: by the fast rule
-// where it takes the run whole, else by the exact rule.
-S2C_HD SumIncrement RunIncrement(const double* x, int n, int plan) {
-  const double scale = FastRuleScale(plan);
-  double units = 0.0, lowest = 0.0;
-  uint32_t tie = 0;
-  for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, 1, tie, lowest);
-  if (FastRuleTaken(units, tie != 0, lowest)) return FastRuleIncrement(units);
-  return ExactRunIncrement(x, n, plan);
-}
-
 // Runs with one increment from either parity (even == odd: no tie, or
 // unfit) compose by plain addition, saturated once at the end: every value
 // is at most kSumUnfit, so up to 2^10 of them add without overflow, and the
@@ -217,11 +200,6 @@ S2C_HD bool SameFromEitherParity(SumIncrement a) { return a.even == a.odd; }
 S2C_HD SumIncrement PlainTotal(uint64_t total) {
   const uint64_t r = SumSaturate(total);
   return {r, r};
-}
-
-// The composed increment of a lane's kSumLaneTerms consecutive terms.
-S2C_HD SumIncrement LaneIncrement(const double* x, int plan) {
-  return RunIncrement(x, kSumLaneTerms, plan);
 }
 
 // The checked step: adds run r, composed under plan, to the sum s (bits) if
@@ -272,7 +250,72 @@ S2C_HD int32_t PlanChunk(double before, double after) {
 // planned key (key[c]: chunk c's plan) inside a tile of kSumRunTile chunks;
 // term-by-term chunks are runs of their own.
 S2C_HD bool EndsRun(const int32_t* key, uint64_t c, uint64_t count) {
-  return c + 1 == count || (c + 1) % kSumRunTile == 0 || key[c] < 0 || key[c + 1] != key[c];
+  return c + 1 == count || (c + 1) % kSumRunTile == 0 || key[c] == kPlanTermByTerm ||
+         key[c + 1] != key[c];
+}
+
+// The rule of sums whose terms are never negative (the metric's: every
+// running sum only grows). The kernels and the host model take the rule as
+// a parameter, so that signed sums (src/ordered_sum_signed.h) share the
+// pipeline without slowing this one down.
+struct NonNegativeTerms {
+  using Increment = SumIncrement;
+  static constexpr Increment kNothing = kSumNothing;
+  static constexpr Increment kUnfitPair = kSumUnfitPair;
+  // Runs whose increments are the same from either parity compose by plain
+  // totals (SameFromEitherParity, PlainTotal).
+  static constexpr bool kPlainTotals = true;
+  // Chunks of runs the walk stages in shared memory at a time.
+  static constexpr int kWalkWindow = 1024;
+  // The fast rule's running values: a total per run, and the smallest y,
+  // shared by the runs a thread forms.
+  struct Fast {
+    double units = 0.0;
+  };
+  struct FastShared {
+    double lowest = 0.0;
+  };
+  S2C_HD static int Key(uint64_t s) { return BinadeKey(s); }
+  S2C_HD static Increment Term(double x, int plan) { return TermIncrement(x, plan); }
+  S2C_HD static Increment Compose(Increment a, Increment b) { return Then(a, b); }
+  S2C_HD static bool Advance(uint64_t* s, int plan, Increment r) { return TryAdvance(s, plan, r); }
+  S2C_HD static int32_t Plan(double before, double after) { return PlanChunk(before, after); }
+  S2C_HD static double FastScale(int plan) { return FastRuleScale(plan); }
+  S2C_HD static void FastAdd(Fast& f, double x, double scale, uint32_t tie_bit, uint32_t& ties,
+                             FastShared& shared) {
+    f.units = FastRuleAdd(f.units, x, scale, tie_bit, ties, shared.lowest);
+  }
+  S2C_HD static bool FastTaken(const Fast& f, bool tie, const FastShared& shared) {
+    return FastRuleTaken(f.units, tie, shared.lowest);
+  }
+  S2C_HD static Increment FastIncrement(const Fast& f) { return FastRuleIncrement(f.units); }
+};
+
+// The definition: a run's terms' increments composed in order.
+template <class Rule = NonNegativeTerms>
+S2C_HD typename Rule::Increment ExactRunIncrement(const double* x, int n, int plan) {
+  typename Rule::Increment r = Rule::kNothing;
+  for (int j = 0; j < n; ++j) r = Rule::Compose(r, Rule::Term(x[j], plan));
+  return r;
+}
+
+// The composed increment of a run of terms under plan: by the fast rule
+// where it takes the run whole, else by the exact rule.
+template <class Rule = NonNegativeTerms>
+S2C_HD typename Rule::Increment RunIncrement(const double* x, int n, int plan) {
+  const double scale = Rule::FastScale(plan);
+  typename Rule::Fast fast;
+  typename Rule::FastShared shared;
+  uint32_t tie = 0;
+  for (int j = 0; j < n; ++j) Rule::FastAdd(fast, x[j], scale, 1, tie, shared);
+  if (Rule::FastTaken(fast, tie != 0, shared)) return Rule::FastIncrement(fast);
+  return ExactRunIncrement<Rule>(x, n, plan);
+}
+
+// The composed increment of a lane's kSumLaneTerms consecutive terms.
+template <class Rule = NonNegativeTerms>
+S2C_HD typename Rule::Increment LaneIncrement(const double* x, int plan) {
+  return RunIncrement<Rule>(x, kSumLaneTerms, plan);
 }
 
 // The walk over runs, from chunk pos up to stop: accepts the composed rest of
@@ -281,16 +324,17 @@ S2C_HD bool EndsRun(const int32_t* key, uint64_t c, uint64_t count) {
 // device). Returns the first chunk that must be added term by term, a chunk
 // at or past stop, or kWalkDone once the sum is NaN (it stays as it is).
 constexpr uint64_t kWalkDone = ~uint64_t{0};
+template <class Rule, class Increment = typename Rule::Increment>
 S2C_HD uint64_t WalkRuns(uint64_t* s, uint64_t pos, uint64_t stop, uint64_t base,
-                         const int32_t* plan_key, const SumIncrement* inc,
-                         const SumIncrement* suffix, const uint32_t* run_end) {
+                         const int32_t* plan_key, const Increment* inc, const Increment* suffix,
+                         const uint32_t* run_end) {
   while (pos < stop) {
     if (SumBitsAreNan(*s)) return kWalkDone;
     const uint64_t w = pos - base;
     const int key = plan_key[w];
-    if (TryAdvance(s, key, suffix[w])) {
+    if (Rule::Advance(s, key, suffix[w])) {
       pos = run_end[w];
-    } else if (run_end[w] > pos + 1 && TryAdvance(s, key, inc[w])) {
+    } else if (run_end[w] > pos + 1 && Rule::Advance(s, key, inc[w])) {
       ++pos;
     } else {
       return pos;
@@ -347,14 +391,15 @@ S2C_HD bool TermsFinite(const double* x, int n) {
 }
 
 // One round from lane *from at sum s: lane_prefix[l] (l >= *from) composes
-// lanes *from..l under BinadeKey(s), and `fitting` of them are accepted by
-// TryAdvance (a leading stretch, as the increments are >= 0). Adds those at
-// once, then the next lane, where the sum leaves its binade, term by term.
-// Each round passes at least one lane and one binade edge.
-S2C_HD uint64_t ChunkRound(uint64_t s, const double* x, int nterms,
-                           const SumIncrement* lane_prefix, int fitting, int* from) {
+// lanes *from..l under Rule::Key(s), and `fitting` of them are accepted by
+// Rule::Advance (a leading stretch: a longer prefix reaches at least as far
+// from s). Adds those at once, then the next lane, where the sum leaves its
+// binade, term by term. Each round passes at least one lane.
+template <class Rule, class Increment = typename Rule::Increment>
+S2C_HD uint64_t ChunkRound(uint64_t s, const double* x, int nterms, const Increment* lane_prefix,
+                           int fitting, int* from) {
   int lane = *from;
-  if (fitting > 0 && TryAdvance(&s, BinadeKey(s), lane_prefix[lane + fitting - 1])) {
+  if (fitting > 0 && Rule::Advance(&s, Rule::Key(s), lane_prefix[lane + fitting - 1])) {
     lane += fitting;
   }
   if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);

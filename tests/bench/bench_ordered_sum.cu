@@ -99,7 +99,7 @@ int main() {
     });
     // The stages one at a time (same calls as LaunchOrderedSums<1>).
     const uint64_t chunks = s2c::cuda::detail::ChunkCount(kPlane);
-    s2c::cuda::detail::OrderedSumBuffers b;
+    s2c::cuda::detail::OrderedSumBuffers<SumIncrement> b;
     s2c::cuda::detail::BuffersBytes(chunks, 1, &b, static_cast<char*>(ws.data));
     const unsigned grid = static_cast<unsigned>(chunks);
     const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
@@ -108,13 +108,13 @@ int main() {
       s2c::cuda::detail::OrderedSumAdviceKernel<1><<<grid, s2c::cuda::detail::kAdviceThreads, 0, stream>>>(terms, kPlane, chunks, b.advice);
     });
     const float t_plan = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumPlanKernel<s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+      s2c::cuda::detail::OrderedSumPlanKernel<NonNegativeTerms, s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
     });
     const float t_inc = TimeMs(stream, [&] {
       s2c::cuda::detail::OrderedSumIncrementKernel<1><<<grid, s2c::cuda::detail::kIncrementThreads, 0, stream>>>(terms, kPlane, chunks, b.key, b.inc);
     });
     const float t_runs = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumRunsKernel<s2c::cuda::detail::kRunThreads><<<dim3(tiles, 1), s2c::cuda::detail::kRunThreads, 0, stream>>>(
+      s2c::cuda::detail::OrderedSumRunsKernel<NonNegativeTerms, s2c::cuda::detail::kRunThreads><<<dim3(tiles, 1), s2c::cuda::detail::kRunThreads, 0, stream>>>(
           b.key, b.inc, chunks, b.suffix, b.run_end);
     });
     const float t_walk = TimeMs(stream, [&] {
@@ -148,7 +148,7 @@ int main() {
       CHECK_CUDA(s2c::cuda::LaunchOrderedSumOfArray(x, n, ws, d_out, stream));
     });
     const uint64_t chunks = s2c::cuda::detail::ChunkCount(n);
-    s2c::cuda::detail::OrderedSumBuffers b;
+    s2c::cuda::detail::OrderedSumBuffers<SumIncrement> b;
     s2c::cuda::detail::BuffersBytes(chunks, 1, &b, static_cast<char*>(ws.data));
     const s2c::cuda::ArrayTerms terms{x};
     const float walk = TimeMs(stream, [&] {
@@ -182,5 +182,30 @@ int main() {
   failures += same6 != 6;
   std::printf("six sums at once: exact %.4f ms, six tree sums %.4f ms, ratio %.2f (%d of 6 == loop)\n",
               exact6, tree6, exact6 / tree6, same6);
+
+  // Terms of either sign (the signed rule, SSIM's sums), one plane each.
+  s2c::cuda::OrderedSumWorkspace signed_ws;
+  signed_ws.bytes = s2c::cuda::OrderedSumWorkspaceBytes(kPlane, 1, true);
+  CHECK_CUDA(cudaMalloc(&signed_ws.data, signed_ws.bytes));
+  std::printf("%-16s %10s %10s %7s   (terms of either sign)\n", "terms", "exact ms", "tree ms",
+              "ratio");
+  for (test::TermKind kind : test::kSignedTermKinds) {
+    const std::vector<double> h = test::MakeTerms(kind, kPlane, 7);
+    CHECK_CUDA(cudaMemcpy(d_terms[0], h.data(), sizeof(double) * kPlane, cudaMemcpyHostToDevice));
+    const double* x = d_terms[0];
+    const float exact = TimeMs(stream, [&] {
+      CHECK_CUDA(s2c::cuda::LaunchSignedOrderedSumOfArray(x, kPlane, signed_ws, d_out, stream));
+    });
+    const float tree = TimeMs(stream, [&] {
+      CHECK_CUDA(cub::DeviceReduce::Sum(tree_temp, tree_bytes, x, d_out + 1, kPlane, stream));
+    });
+    double got;
+    CHECK_CUDA(s2c::cuda::LaunchSignedOrderedSumOfArray(x, kPlane, signed_ws, d_out, stream));
+    CHECK_CUDA(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+    const bool same = test::ToBits(got) == test::ToBits(test::LoopSum(h.data(), kPlane));
+    failures += !same;
+    std::printf("%-16s %10.4f %10.4f %7.2f   %s\n", test::TermKindName(kind), exact, tree,
+                exact / tree, same ? "== loop" : "DIFFERS FROM LOOP");
+  }
   return failures ? 1 : 0;
 }

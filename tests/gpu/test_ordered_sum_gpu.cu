@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Device test of the exact ordered sum: on the host test's fixtures, the
 // kernels return the bits of the CPU's loop, for one sum of an array and for
-// three sums at once from a functor, with launches on two streams. --quick
-// leaves out the long inputs (for compute-sanitizer runs).
+// three sums at once from a functor, with launches on two streams; and under
+// the signed rule (src/ordered_sum_signed.h) on every fixture, the
+// mixed-sign ones included. --quick leaves out the long inputs (for
+// compute-sanitizer runs).
 #include <cuda_runtime.h>
 
 #include <cinttypes>
@@ -34,8 +36,11 @@ void Expect(const char* what, double got, double want) {
   }
 }
 
-// Three sums of three arrays in one launch.
-struct ThreeArrays {
+// Three sums of three arrays in one launch (terms of either sign with
+// kTermsSigned).
+template <bool kTermsSigned>
+struct ThreeArraysOf {
+  static constexpr bool kSigned = kTermsSigned;
   const double* a;
   const double* b;
   const double* c;
@@ -45,6 +50,7 @@ struct ThreeArrays {
     t[2] = c[i];
   }
 };
+using ThreeArrays = ThreeArraysOf<false>;
 
 struct DeviceArray {
   double* p = nullptr;
@@ -99,6 +105,51 @@ void TestThreeAtOnce(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
     cases += 3;
   }
   std::printf("three sums at once: %d cases\n", cases);
+}
+
+// The signed rule: every fixture, the non-negative ones too, as one sum on
+// two streams, and the mixed-sign ones three at a time from one functor.
+void TestSigned(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws[2],
+                cudaStream_t streams[2], double* d_out) {
+  std::vector<test::TermKind> kinds(std::begin(test::kAllTermKinds), std::end(test::kAllTermKinds));
+  kinds.insert(kinds.end(), std::begin(test::kSignedTermKinds), std::end(test::kSignedTermKinds));
+  int cases = 0;
+  for (test::TermKind kind : kinds) {
+    for (size_t n : lengths) {
+      const std::vector<double> x = test::MakeTerms(kind, n, 5);
+      const std::vector<double> y = test::MakeTerms(kind, n, 6);
+      DeviceArray dx(x), dy(y);
+      CHECK_CUDA(cuda::LaunchSignedOrderedSumOfArray(dx.p, n, ws[0], d_out, streams[0]));
+      CHECK_CUDA(cuda::LaunchSignedOrderedSumOfArray(dy.p, n, ws[1], d_out + 1, streams[1]));
+      double got[2];
+      CHECK_CUDA(cudaDeviceSynchronize());
+      CHECK_CUDA(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
+      char what[128];
+      std::snprintf(what, sizeof what, "signed array sum == loop (%s, n=%zu)",
+                    test::TermKindName(kind), n);
+      Expect(what, got[0], test::LoopSum(x.data(), n));
+      Expect(what, got[1], test::LoopSum(y.data(), n));
+      cases += 2;
+    }
+  }
+  for (size_t n : lengths) {
+    const std::vector<double> a = test::MakeTerms(test::TermKind::kSsimTerms, n, 7);
+    const std::vector<double> b = test::MakeTerms(test::TermKind::kSignedTies, n, 7);
+    const std::vector<double> c = test::MakeTerms(test::TermKind::kCrossingZero, n, 7);
+    DeviceArray da(a), db(b), dc(c);
+    CHECK_CUDA(cuda::LaunchOrderedSums<3>(ThreeArraysOf<true>{da.p, db.p, dc.p}, n, ws[0], d_out,
+                                          streams[0]));
+    double got[3];
+    CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, streams[0]));
+    CHECK_CUDA(cudaStreamSynchronize(streams[0]));
+    char what[96];
+    std::snprintf(what, sizeof what, "three signed sums at once == loops (n=%zu)", n);
+    Expect(what, got[0], test::LoopSum(a.data(), n));
+    Expect(what, got[1], test::LoopSum(b.data(), n));
+    Expect(what, got[2], test::LoopSum(c.data(), n));
+    cases += 3;
+  }
+  std::printf("signed sums: %d cases\n", cases);
 }
 
 // A first pass that stores what the later passes read: it gives the terms
@@ -158,7 +209,7 @@ int main(int argc, char** argv) {
   s2c::cuda::OrderedSumWorkspace ws[2];
   for (int i = 0; i < 2; ++i) {
     CHECK_CUDA(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
-    ws[i].bytes = s2c::cuda::OrderedSumWorkspaceBytes(longest, 3);
+    ws[i].bytes = s2c::cuda::OrderedSumWorkspaceBytes(longest, 3, true);  // either rule
     CHECK_CUDA(cudaMalloc(&ws[i].data, ws[i].bytes));
   }
   double* d_out = nullptr;
@@ -166,6 +217,7 @@ int main(int argc, char** argv) {
   TestArrays(lengths, ws, streams, d_out);
   TestThreeAtOnce(lengths, ws[0], streams[0], d_out);
   TestPreparedByFirstPass(lengths, ws[1], streams[1], d_out);
+  TestSigned(lengths, ws, streams, d_out);
   for (int i = 0; i < 2; ++i) {
     cudaFree(ws[i].data);
     cudaStreamDestroy(streams[i]);

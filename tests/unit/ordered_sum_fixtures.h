@@ -26,12 +26,22 @@ enum class TermKind {
   kSubnormal,     // subnormal bit patterns with a few tiny normals
   kNanInMiddle,   // a signalling NaN in the middle, a second NaN later
   kInf,           // +inf a third of the way
+  // Terms of either sign (the signed rule, src/ordered_sum_signed.h):
+  kCancelToZero,  // pairs u, -u, then integers whose sum returns to exactly 0
+  kCrossingZero,  // U[0, 1) shifted: the sum rises, falls below zero, rises again
+  kBinadeDrops,   // a climb to about n * 200, then a fall through every binade
+  kSignedTies,    // multiples of 2^-53 of either sign, the sum up to 1.5 and back: ties under subtraction
+  kSsimTerms,     // w * ssim as dump_ssim's pixels give them: w up to 2^16, some negative
+  kSignedNoise,   // U[-1, 1): a random walk around zero
 };
 
 constexpr TermKind kAllTermKinds[] = {
     TermKind::kUniform,    TermKind::kTies,    TermKind::kSsimLike,  TermKind::kAllZero,
     TermKind::kZeroIslands, TermKind::kWideRange, TermKind::kQuartic, TermKind::kSubnormal,
     TermKind::kNanInMiddle, TermKind::kInf};
+constexpr TermKind kSignedTermKinds[] = {TermKind::kCancelToZero, TermKind::kCrossingZero,
+                                         TermKind::kBinadeDrops,  TermKind::kSignedTies,
+                                         TermKind::kSsimTerms,    TermKind::kSignedNoise};
 
 inline const char* TermKindName(TermKind k) {
   switch (k) {
@@ -45,6 +55,12 @@ inline const char* TermKindName(TermKind k) {
     case TermKind::kSubnormal: return "subnormal";
     case TermKind::kNanInMiddle: return "nan-in-middle";
     case TermKind::kInf: return "inf";
+    case TermKind::kCancelToZero: return "cancel-to-zero";
+    case TermKind::kCrossingZero: return "crossing-zero";
+    case TermKind::kBinadeDrops: return "binade-drops";
+    case TermKind::kSignedTies: return "signed-ties";
+    case TermKind::kSsimTerms: return "ssim-terms";
+    case TermKind::kSignedNoise: return "signed-noise";
   }
   return "?";
 }
@@ -112,6 +128,45 @@ inline std::vector<double> MakeTerms(TermKind kind, size_t n, uint64_t seed) {
       }
       case TermKind::kNanInMiddle:
       case TermKind::kInf: x[i] = u01(rng); break;
+      case TermKind::kCancelToZero:
+        if (i < n / 2) {
+          x[i] = (i % 2) ? -x[i - 1] : u01(rng);
+        } else {
+          // Integers, exact in any order; every 3000th term brings the sum
+          // back to zero.
+          if ((i - n / 2) % 3000 == 2999 || i + 1 == n) {
+            double s = 0.0;
+            for (size_t j = i - (i - n / 2) % 3000; j < i; ++j) s += x[j];
+            x[i] = -s;
+          } else {
+            x[i] = static_cast<double>(static_cast<int64_t>(rng() % 2001) - 1000);
+          }
+        }
+        break;
+      case TermKind::kCrossingZero: {
+        const double shift = i < n / 3 ? 0.2 : i < 2 * n / 3 ? 0.9 : 0.1;
+        x[i] = u01(rng) - shift;
+        break;
+      }
+      case TermKind::kBinadeDrops:
+        x[i] = i < 2 * n / 5 ? u01(rng) * 1024 : -u01(rng) * 700;
+        break;
+      case TermKind::kSignedTies: {
+        const double scale = n ? std::ceil(3.0 * two53 / static_cast<double>(n)) : 1.0;
+        // Mean 3 / n up to the middle (the sum climbs to 1.5, where the
+        // last place is 2^-52), then -2.55 / n (it falls back to about 0.2).
+        const int64_t num = static_cast<int64_t>(rng() % static_cast<uint64_t>(2 * scale)) -
+                            static_cast<int64_t>(scale * (i < n / 2 ? 0.0 : 1.85));
+        x[i] = static_cast<double>(num) / two53;
+        break;
+      }
+      case TermKind::kSsimTerms: {
+        const double w = (rng() % 8) ? 65536.0 : static_cast<double>(1 + rng() % 65536);
+        const double ssim = (rng() % 10) ? 1.0 - 0.5 * u01(rng) * u01(rng) : -0.3 * u01(rng);
+        x[i] = w * ssim;
+        break;
+      }
+      case TermKind::kSignedNoise: x[i] = 2.0 * u01(rng) - 1.0; break;
     }
   }
   if (kind == TermKind::kNanInMiddle && n > 0) {

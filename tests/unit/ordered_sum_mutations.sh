@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Mutation test of the exact ordered sum: each fault below, injected into a
-# copy of src/ordered_sum.h at the line marked "mutation-point: NAME", must
-# make test_ordered_sum fail. A mutant that passes means the tests cannot see
-# that fault. The production header has no switches for this; the faults are
-# textual edits of a temporary copy.
+# copy of src/ordered_sum.h or src/ordered_sum_signed.h at the line marked
+# "mutation-point: NAME", must make test_ordered_sum or
+# test_ordered_sum_signed fail. A mutant that passes means the tests cannot
+# see that fault. The production headers have no switches for this; the
+# faults are textual edits of temporary copies.
 #
 # Usage: ordered_sum_mutations.sh SRC_DIR TEST_DIR CXX [CXX ARGS...]
 set -u
@@ -22,27 +23,50 @@ parity|s/(after_\(even\|odd\) ? b.odd : b.even)/b.even/
 fasttie|s/if (tie) return false;//
 fastneg|s/if (!(lowest >= 0.0)) return false;//
 fastbound|s/return units < kSumTwo53;/return true;/
-rest|s/sum += x\[i\];/sum += x[nterms - 1 - (i - first)];/'
+rest|s/sum += x\[i\];/sum += x[nterms - 1 - (i - first)];/
+sign|s/const bool toward_zero = .*;/const bool toward_zero = (b \& kSumSignBit) != 0;/
+signedparity|s/(after_even ? b.odd : b.even)/b.even/
+signedbinade|s/if (SignedKey(\*s) != plan) return false;//
+up|s/if (r.up > kSumMaxStep - m) return false;//
+down|s/if (r.down != 0 \&\& m <= first + r.down) return false;//
+signedfasttie|s/ties |= whole_units ? 0u : tie_bit;/ties |= whole_units || fabs(y - whole) == 0.5 ? 0u : tie_bit;/
+signedfastnan|s/fabs(y - whole) < 0.5;/fabs(y - whole) != 0.5;/
+signedfastbound|s/return !tie \&\& f.up < kSumTwo53 \&\& f.down < kSumTwo53;/return !tie;/'
+
+headers='ordered_sum.h ordered_sum_signed.h'
+tests='test_ordered_sum test_ordered_sum_signed'
 
 status=0
 echo "$mutants" | while IFS='|' read -r name expr; do
-  mkdir -p "$tmp/$name"
-  sed "/mutation-point: $name\$/$expr" "$src_dir/ordered_sum.h" >"$tmp/$name/ordered_sum.h"
-  cp "$src_dir/hd.h" "$tmp/$name/"
-  if cmp -s "$src_dir/ordered_sum.h" "$tmp/$name/ordered_sum.h"; then
-    echo "mutant $name: the edit did not apply (marker or code changed?)"
+  dir=$tmp/$name
+  mkdir -p "$dir"
+  cp "$src_dir/hd.h" "$dir/"
+  changed=0
+  for h in $headers; do
+    sed "/mutation-point: $name\$/$expr" "$src_dir/$h" >"$dir/$h"
+    cmp -s "$src_dir/$h" "$dir/$h" || changed=$((changed + 1))
+  done
+  if [ "$changed" -ne 1 ]; then
+    echo "mutant $name: the edit did not apply to exactly one header (marker or code changed?)"
     exit 1
   fi
-  if ! "$@" -std=c++17 -O2 -ffp-contract=off -w -I"$tmp/$name" -I"$test_dir" \
-      "$test_dir/test_ordered_sum.cc" -o "$tmp/$name/test" 2>"$tmp/$name/build.log"; then
-    echo "mutant $name: does not compile:"
-    cat "$tmp/$name/build.log"
+  killed=0
+  for t in $tests; do
+    if ! "$@" -std=c++17 -O2 -ffp-contract=off -w -I"$dir" -I"$test_dir" \
+        "$test_dir/$t.cc" -o "$dir/$t" 2>"$dir/build.log"; then
+      echo "mutant $name: $t does not compile:"
+      cat "$dir/build.log"
+      exit 1
+    fi
+    if ! "$dir/$t" >"$dir/$t.log" 2>&1; then
+      killed=1
+      echo "mutant $name: killed by $t ($(grep -c '^FAIL' "$dir/$t.log") failure lines)"
+      break
+    fi
+  done
+  if [ "$killed" -eq 0 ]; then
+    echo "mutant $name: SURVIVED (both tests passed with the fault)"
     exit 1
   fi
-  if "$tmp/$name/test" >"$tmp/$name/run.log" 2>&1; then
-    echo "mutant $name: SURVIVED (test_ordered_sum passed with the fault)"
-    exit 1
-  fi
-  echo "mutant $name: killed ($(grep -c '^FAIL' "$tmp/$name/run.log") failure lines)"
 done || status=1
 exit $status

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Host tests of the exact ordered sum of terms of either sign
+// (src/ordered_sum_signed.h): the one-term rule against the real double add
+// on sums and terms of both signs, composed runs against the loop (sums that
+// fall out of their binade and come back must be refused), the fast rule
+// against the exact one, and the whole pipeline in the kernels' layout
+// against the plain loop on mixed-sign fixtures (cancellation to exactly
+// zero, sums crossing zero, binade drops, ties under subtraction) under good
+// and deliberately wrong plans. Every comparison is on bits.
+// ordered_sum_mutations.sh checks that faults injected into the headers make
+// this test or test_ordered_sum fail.
+#include <cinttypes>
+#include <cstdio>
+#include <iterator>
+#include <vector>
+
+#include "ordered_sum_fixtures.h"
+#include "ordered_sum_model.h"
+#include "ordered_sum_signed.h"
+
+namespace s2c {
+namespace {
+
+using test::FromBits;
+using test::ToBits;
+
+int g_failures = 0;
+
+void Fail(const char* what, const char* detail, double got, double want) {
+  if (++g_failures <= 20) {
+    std::fprintf(stderr, "FAIL %s (%s): got %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",
+                 what, detail, got, ToBits(got), want, ToBits(want));
+  }
+}
+
+double Negated(std::mt19937_64& rng, double x) { return (rng() & 1) ? -x : x; }
+
+// The magnitude of s in units of its binade's last place, and that binade's
+// first value in the same units.
+uint64_t Units(uint64_t bits, int key) {
+  return (bits & ~kSumSignBit) - (static_cast<uint64_t>(key - 1) << 52);
+}
+uint64_t FirstUnits(int key) { return key > 1 ? kSumMaxStep / 2 : 0; }
+
+// Sound: an accepted step is the add. Complete: a step whose result keeps
+// the sum's sign and binade, more than one unit above its first value and
+// below its end, is accepted.
+void TestOneTermRule() {
+  std::mt19937_64 rng(20261201);
+  constexpr int kDraws = 2500000;
+  int accepted = 0, toward_zero = 0, ties = 0;
+  for (int i = 0; i < kDraws; ++i) {
+    const double s = Negated(rng, test::DrawSum(rng));
+    const double x = Negated(rng, test::DrawTerm(rng, s, i % 2 == 1));
+    const uint64_t sb = ToBits(s);
+    const int key = SignedKey(sb);
+    if (key == kPlanTermByTerm) continue;  // -0.0
+    const SignedIncrement r = SignedTermIncrement(x, key);
+    const double want = s + x;
+    const uint64_t wb = ToBits(want);
+    uint64_t t = sb;
+    const bool taken = TryAdvance(&t, key, r);
+    if (taken) {
+      ++accepted;
+      toward_zero += r.down != 0;
+      ties += r.even != r.odd;
+      if (t != wb) Fail("signed one-term rule", "accepted step", FromBits(t), want);
+    } else if (SignedKey(wb) == key) {
+      const int k = key < 0 ? -key : key;
+      const uint64_t m = Units(wb, k);
+      if (m > FirstUnits(k) + 1 && m < kSumMaxStep) {
+        Fail("signed one-term rule", "refused inside binade", FromBits(t), want);
+      }
+    }
+  }
+  std::printf("signed one-term rule: %d draws, %d taken (%d toward zero, %d ties)\n", kDraws,
+              accepted, toward_zero, ties);
+  if (toward_zero < kDraws / 10) Fail("signed one-term rule", "too few steps toward zero", 0, 0);
+  if (ties < kDraws / 10) Fail("signed one-term rule", "too few ties", 0, 0);
+  // inf and NaN terms are never taken; zeros keep any sum; -0.0 is in no
+  // binade.
+  const double odd_terms[] = {NAN, INFINITY, -INFINITY};
+  for (double x : odd_terms) {
+    for (double s : {1.0, -1.0}) {
+      uint64_t t = ToBits(s);
+      if (TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t)))) {
+        Fail("odd term taken from a signed increment", "", FromBits(t), s);
+      }
+    }
+  }
+  for (double x : {0.0, -0.0}) {
+    uint64_t t = ToBits(-3.0);
+    if (!TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t))) || t != ToBits(-3.0)) {
+      Fail("zero term", "", FromBits(t), -3.0);
+    }
+  }
+  if (SignedKey(ToBits(-0.0)) != kPlanTermByTerm) Fail("-0.0 has a key", "", 0, 0);
+}
+
+// A composed run is taken only if it is the loop: runs of 1 to 24 terms of
+// either sign near the sum's last place, some large enough to leave the
+// binade and come back (which the bounds must refuse: the steps outside it
+// round on another grid).
+void TestComposedRuns() {
+  std::mt19937_64 rng(20261202);
+  constexpr int kRuns = 400000;
+  int taken = 0, left_and_back = 0;
+  double x[24];
+  for (int i = 0; i < kRuns; ++i) {
+    const double s = Negated(rng, test::DrawSum(rng));
+    const uint64_t sb = ToBits(s);
+    const int key = SignedKey(sb);
+    if (key == kPlanTermByTerm) continue;
+    const int n = 1 + static_cast<int>(rng() % 24);
+    const double magnitude = std::fabs(s);
+    for (int j = 0; j < n; ++j) {
+      // Mostly near the last place; one run in four with terms about a
+      // quarter of the sum, so that partial sums cross the binade's edges.
+      x[j] = (i % 4 == 0) ? Negated(rng, magnitude * 0.25 * (1 + (rng() % 1000) / 1000.0))
+                          : Negated(rng, test::DrawTerm(rng, s, rng() % 8 == 0));
+    }
+    double loop = s;
+    bool stays = true;
+    for (int j = 0; j < n; ++j) {
+      loop += x[j];
+      stays = stays && SignedKey(ToBits(loop)) == key;
+    }
+    const SignedIncrement r = ExactRunIncrement<SignedTerms>(x, n, key);
+    uint64_t t = sb;
+    if (TryAdvance(&t, key, r)) {
+      ++taken;
+      if (t != ToBits(loop)) Fail("composed signed run", "taken", FromBits(t), loop);
+    } else if (!stays && SignedKey(ToBits(loop)) == key) {
+      ++left_and_back;
+    }
+  }
+  std::printf("composed signed runs: %d runs, %d taken, %d left the binade and came back\n",
+              kRuns, taken, left_and_back);
+  if (taken < kRuns / 4) Fail("composed signed runs", "too few taken", taken, kRuns / 4);
+  if (left_and_back < 1000) Fail("composed signed runs", "too few left and back", left_and_back, 1000);
+}
+
+// RunIncrement<SignedTerms> (the fast rule, falling back to the exact one)
+// against the exact rule, all four fields equal.
+void TestFastRule() {
+  std::mt19937_64 rng(20261203);
+  constexpr int kRuns = 1000000;
+  int fast = 0, ties = 0, unfit = 0, mixed = 0;
+  double x[16];
+  for (int i = 0; i < kRuns; ++i) {
+    const double s = Negated(rng, test::DrawSum(rng));
+    int plan = SignedKey(ToBits(s));
+    if (i % 97 == 0) plan = (i % 2) ? kPlanZero : kPlanTermByTerm;
+    const int n = 1 + static_cast<int>(rng() % 16);
+    for (int j = 0; j < n; ++j) x[j] = Negated(rng, test::DrawRunTerm(rng, s));
+    const SignedIncrement want = ExactRunIncrement<SignedTerms>(x, n, plan);
+    const SignedIncrement got = RunIncrement<SignedTerms>(x, n, plan);
+    SignedTerms::Fast f;
+    SignedTerms::FastShared shared;
+    uint32_t tie = 0;
+    const double scale = SignedTerms::FastScale(plan);
+    for (int j = 0; j < n; ++j) SignedTerms::FastAdd(f, x[j], scale, 1, tie, shared);
+    if (SignedTerms::FastTaken(f, tie != 0, shared)) {
+      ++fast;
+      mixed += want.up != 0 && want.down != 0;
+    } else if (want.up == kSumUnfit) {
+      ++unfit;
+    } else if (want.even != want.odd) {
+      ++ties;
+    }
+    if (got.even != want.even || got.odd != want.odd || got.up != want.up ||
+        got.down != want.down) {
+      char detail[96];
+      std::snprintf(detail, sizeof detail, "plan %d, %d terms, even (up %" PRIu64 "/%" PRIu64 ")",
+                    plan, n, got.up, want.up);
+      Fail("signed fast rule == exact rule", detail, static_cast<double>(got.even),
+           static_cast<double>(want.even));
+    }
+  }
+  std::printf("signed fast rule: %d runs, %d taken whole (%d of both signs), %d unfit, %d ties\n",
+              kRuns, fast, mixed, unfit, ties);
+  if (mixed < kRuns / 20) Fail("signed fast rule", "too few mixed runs taken", mixed, kRuns / 20);
+  if (ties < 1000) Fail("signed fast rule", "too few ties", ties, 1000);
+  if (unfit < 1000) Fail("signed fast rule", "too few unfit runs", unfit, 1000);
+}
+
+void TestPipeline() {
+  std::vector<test::TermKind> kinds(std::begin(test::kAllTermKinds), std::end(test::kAllTermKinds));
+  kinds.insert(kinds.end(), std::begin(test::kSignedTermKinds), std::end(test::kSignedTermKinds));
+  int tbt = 0, chunks = 0;
+  const int runs = test::CheckPipeline<SignedTerms>(
+      kinds.data(), kinds.size(),
+      [](const char* detail, double got, double want) {
+        Fail("signed pipeline == loop", detail, got, want);
+      },
+      &tbt, &chunks);
+  std::printf("signed pipeline: %d runs; with chunk-sum plans %d of %d chunks term by term\n",
+              runs, tbt, chunks);
+}
+
+// The signed fixtures must be able to see an ordering mistake (a reversed
+// loop differs), except cancel-to-zero, whose sum is exactly zero either way.
+void TestFixturesSeeOrder() {
+  for (test::TermKind kind : test::kSignedTermKinds) {
+    if (kind == test::TermKind::kCancelToZero) continue;
+    const size_t n = 5 * 1024 + 333;
+    const std::vector<double> x = test::MakeTerms(kind, n, 1);
+    const double loop = test::LoopSum(x.data(), n);
+    double reversed = 0.0;
+    for (size_t i = n; i-- > 0;) reversed += x[i];
+    if (ToBits(loop) == ToBits(reversed)) {
+      Fail("signed fixture sees order", test::TermKindName(kind), reversed, loop);
+    }
+  }
+  const std::vector<double> c = test::MakeTerms(test::TermKind::kCancelToZero, 5 * 1024 + 333, 1);
+  if (ToBits(test::LoopSum(c.data(), c.size())) != ToBits(0.0)) {
+    Fail("cancel-to-zero fixture ends at +0.0", "", test::LoopSum(c.data(), c.size()), 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace s2c
+
+int main() {
+  s2c::TestOneTermRule();
+  s2c::TestComposedRuns();
+  s2c::TestFastRule();
+  s2c::TestFixturesSeeOrder();
+  s2c::TestPipeline();
+  if (s2c::g_failures) {
+    std::fprintf(stderr, "%d failures\n", s2c::g_failures);
+    return 1;
+  }
+  std::printf("ok\n");
+  return 0;
+}
