@@ -50,6 +50,9 @@ struct FrameDesc {
   YuvMatrix matrix = YuvMatrix::kBT709;  // ignored for RGB and gray
   YuvRange range = YuvRange::kLimited;   // ignored for RGB and gray
   ChromaSiting siting;                   // ignored unless chroma is subsampled
+  // Width over height of a pixel (the caps' pixel-aspect-ratio): SSIM's
+  // horizontal window is its vertical one over this. Ignored by SSIMULACRA 2.
+  double pixel_aspect = 1.0;
 };
 
 constexpr int kMaxPlanes = 4;

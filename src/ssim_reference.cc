@@ -36,6 +36,39 @@ std::vector<int> SsimWindow(double sigma, int max_len) {
 
 namespace {
 
+// The taps of a window of `win` centred on position i of a line of n that
+// fall inside the line.
+std::vector<int> TapsInside(const std::vector<int>& win, int n) {
+  const int offs = static_cast<int>(win.size()) / 2;
+  std::vector<int> sums(n);
+  for (int i = 0; i < n; ++i) {
+    int sum = 0;
+    for (int k = std::max(0, offs - i); k < std::min<int>(win.size(), n - i + offs); ++k) sum += win[k];
+    sums[i] = sum;
+  }
+  return sums;
+}
+
+}  // namespace
+
+SsimPlaneGeometry SsimGeometry(const FrameLayout& layout, int k, double pixel_aspect) {
+  SsimPlaneGeometry g;
+  g.width = k == 0 ? layout.width : layout.chroma_width;
+  g.height = k == 0 ? layout.height : layout.chroma_height;
+  const double sigma = g.height * (1.5 / 256);
+  g.vwin = SsimWindow(sigma, std::min(g.width, g.height));
+  g.hwin = SsimWindow(sigma / pixel_aspect, std::min(g.width, g.height));
+  g.hsum = TapsInside(g.hwin, g.width);
+  g.vsum = TapsInside(g.vwin, g.height);
+  int64_t across = 0, down = 0;
+  for (int v : g.hsum) across += v;
+  for (int v : g.vsum) down += v;
+  g.weight = static_cast<double>(across * down);
+  return g;
+}
+
+namespace {
+
 // Output rows per round of the parallel plane sum.
 constexpr int kSsimBlockRows = 32;
 
@@ -47,11 +80,11 @@ constexpr int kSsimBlockRows = 32;
 // whoever computes them, so the sums are those of dump_ssim's single loop.
 // Edges truncate the windows.
 template <class Load>
-SsimSums SumPlane(ThreadPool* pool, int w, int h, double pixel_aspect, int64_t samplemax,
+SsimSums SumPlane(ThreadPool* pool, const SsimPlaneGeometry& g, int64_t samplemax,
                   const Load& load) {
-  const double sigma = h * (1.5 / 256);
-  const std::vector<int> vwin = SsimWindow(sigma, std::min(w, h));
-  const std::vector<int> hwin = SsimWindow(sigma / pixel_aspect, std::min(w, h));
+  const int w = g.width, h = g.height;
+  const std::vector<int>& vwin = g.vwin;
+  const std::vector<int>& hwin = g.hwin;
   const int voffs = static_cast<int>(vwin.size()) / 2;
   const int hoffs = static_cast<int>(hwin.size()) / 2;
   const int hsize = static_cast<int>(hwin.size());
@@ -108,34 +141,19 @@ double Decibels(double ssim, double weight) {
 
 }  // namespace
 
-Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_aspect,
-                   SsimResult* out, ThreadPool* pool) {
-  FrameLayout layout[2];
-  S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
-  const FrameLayout& l = layout[0];
-  if (l.model != ColorModel::kYuv || ref.desc.format != dist.desc.format) {
+Status CheckSsimFormat(const FrameLayout& ref, const FrameLayout& dist) {
+  if (ref.model != ColorModel::kYuv || ref.format != dist.format) {
     return InvalidArgument(std::string("SSIM compares YUV frames of one format; got ") +
-                           PixelFormatName(ref.desc.format) + " and " +
-                           PixelFormatName(dist.desc.format) +
+                           PixelFormatName(ref.format) + " and " + PixelFormatName(dist.format) +
                            ": insert videoconvert ! video/x-raw,format=I420 before both pads");
   }
-  if (!(pixel_aspect > 0)) return InvalidArgument("SSIM: the pixel aspect ratio must be positive");
-  const int64_t samplemax = (int64_t{1} << l.bit_depth) - 1;
-  ThreadPool alone(1);
-  if (pool == nullptr) pool = &alone;
+  return Status::Ok();
+}
+
+SsimResult SsimFromSums(const SsimSums sums[3], const FrameLayout& l) {
   SsimResult r;
   for (int k = 0; k < 3; ++k) {
-    const bool luma = k == 0;
-    const int w = luma ? l.width : l.chroma_width;
-    const int h = luma ? l.height : l.chroma_height;
-    const ComponentLayout& cr = layout[0].comp[k];
-    const ComponentLayout& cd = layout[1].comp[k];
-    const SsimSums sums = SumPlane(pool, w, h, pixel_aspect, samplemax,
-                                   [&](int x, int y, int64_t* s, int64_t* d) {
-                                     *s = LoadSample(ref, cr, x, y);
-                                     *d = LoadSample(dist, cd, x, y);
-                                   });
-    r.plane[k] = sums.terms / sums.weights;
+    r.plane[k] = sums[k].terms / sums[k].weights;
     r.plane_db[k] = Decibels(r.plane[k], 1);
   }
   // dump_ssim: 0.25 * (4 >> (horizontally subsampled + vertically subsampled)).
@@ -144,7 +162,31 @@ Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_asp
   const double weight = 1 + 2 * r.chroma_weight;
   r.combined = sum / weight;
   r.combined_db = Decibels(sum, weight);
-  *out = r;
+  return r;
+}
+
+Status SsimCompare(const FrameView& ref, const FrameView& dist, SsimResult* out,
+                   ThreadPool* pool) {
+  const double pixel_aspect = ref.desc.pixel_aspect;
+  FrameLayout layout[2];
+  S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
+  S2C_RETURN_IF_ERROR(CheckSsimFormat(layout[0], layout[1]));
+  if (!(pixel_aspect > 0)) return InvalidArgument("SSIM: the pixel aspect ratio must be positive");
+  const FrameLayout& l = layout[0];
+  const int64_t samplemax = (int64_t{1} << l.bit_depth) - 1;
+  ThreadPool alone(1);
+  if (pool == nullptr) pool = &alone;
+  SsimSums sums[3];
+  for (int k = 0; k < 3; ++k) {
+    const ComponentLayout& cr = layout[0].comp[k];
+    const ComponentLayout& cd = layout[1].comp[k];
+    sums[k] = SumPlane(pool, SsimGeometry(l, k, pixel_aspect), samplemax,
+                       [&](int x, int y, int64_t* s, int64_t* d) {
+                         *s = LoadSample(ref, cr, x, y);
+                         *d = LoadSample(dist, cd, x, y);
+                       });
+  }
+  *out = SsimFromSums(sums, l);
   return Status::Ok();
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frame.h"
+#include "frontend.h"
 #include "status.h"
 
 namespace s2c {
@@ -35,14 +36,38 @@ struct SsimSums {
   double weights = 0.0;
 };
 
+// One plane's windows and what follows from them alone. A pixel's weight is
+// the sum of its window's taps inside the plane, hsum[x] * vsum[y]: integers
+// below 2^32 whose raster-order double sum is exact (below 2^53 for any
+// plane of 16-bit-sized sides), so `weight` is that sum, known before any
+// sample is read.
+struct SsimPlaneGeometry {
+  int width = 0;
+  int height = 0;
+  std::vector<int> hwin;  // horizontal taps, 2 * hoffs + 1 of them
+  std::vector<int> vwin;
+  std::vector<int> hsum;  // [x]: the taps of column x's window inside the plane
+  std::vector<int> vsum;  // [y]
+  double weight = 0.0;    // the sum of hsum[x] * vsum[y] over the plane
+};
+// Plane k (0, 1, 2: Y', Cb, Cr) of frames of `layout`.
+SsimPlaneGeometry SsimGeometry(const FrameLayout& layout, int k, double pixel_aspect);
+
+// The result from the three planes' sums (dump_ssim's combination); every
+// backend ends here.
+SsimResult SsimFromSums(const SsimSums sums[3], const FrameLayout& layout);
+
+// InvalidArgument unless the pair is YUV of one format (what SSIM compares).
+Status CheckSsimFormat(const FrameLayout& ref, const FrameLayout& dist);
+
 // Scores a pair of YUV frames of the same size and format (8 to 16 bits,
-// planar or semi-planar). `pixel_aspect` is the frames' pixel aspect ratio
-// (1 for square pixels), which widens the horizontal window. RGB and gray
+// planar or semi-planar). The reference's desc.pixel_aspect (1 for square
+// pixels) widens the horizontal window. RGB and gray
 // are refused (InvalidArgument naming videoconvert). The work is spread
 // over `pool` (this thread alone when null); the result does not depend on
 // it.
-Status SsimCompare(const FrameView& ref, const FrameView& dist, double pixel_aspect,
-                   SsimResult* out, ThreadPool* pool = nullptr);
+Status SsimCompare(const FrameView& ref, const FrameView& dist, SsimResult* out,
+                   ThreadPool* pool = nullptr);
 
 }  // namespace s2c
 

@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     for (s2c::ThreadPool* pool : {&one, &every}) {
       const Timing t = Measure(runs, [&] {
         s2c::SsimResult r;
-        return s2c::SsimCompare(ref, dist, 1.0, &r, pool).ok() ? r.combined : NAN;
+        return s2c::SsimCompare(ref, dist, &r, pool).ok() ? r.combined : NAN;
       });
       std::printf("SSIM  %-5s %dx%d I420  %2d thread(s): %8.1f ms per pair, CPU %8.1f ms  "
                   "(ssim %.8f)\n",

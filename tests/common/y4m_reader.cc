@@ -75,7 +75,7 @@ bool ReadY4m(const std::string& path, Y4mFrame* out, std::string* error) {
   out->image.stride = static_cast<ptrdiff_t>(w) * bytes;
   out->chroma_stride = static_cast<ptrdiff_t>(cw) * bytes;
   out->chroma_height = ch;
-  out->pixel_aspect = aspect;
+  out->image.desc.pixel_aspect = aspect;
   const size_t size = static_cast<size_t>(w) * h * bytes + 2 * static_cast<size_t>(cw) * ch * bytes;
   out->image.bytes.resize(size);
   if (!in.read(reinterpret_cast<char*>(out->image.bytes.data()), static_cast<std::streamsize>(size))) {

@@ -14,10 +14,10 @@ namespace s2c {
 namespace test {
 
 struct Y4mFrame {
-  HostImage image;  // planar, `stride` for luma; chroma planes follow
+  HostImage image;  // planar, `stride` for luma; chroma planes follow; the
+                    // header's pixel aspect in image.desc
   ptrdiff_t chroma_stride = 0;
   int chroma_height = 0;
-  double pixel_aspect = 1.0;
   FrameView View() const;
 };
 

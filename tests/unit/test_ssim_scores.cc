@@ -59,7 +59,7 @@ void TestRgbRefused() {
   v.data[0] = pixels.data();
   v.stride[0] = 48;
   s2c::SsimResult r;
-  const s2c::Status st = s2c::SsimCompare(v, v, 1.0, &r);
+  const s2c::Status st = s2c::SsimCompare(v, v, &r);
   S2C_CHECK(!st.ok() && st.message().find("videoconvert") != std::string::npos,
             "RGB: %s", st.message().c_str());
 }
@@ -84,7 +84,7 @@ int main() {
     S2C_CHECK(read, "%s", error.c_str());
     if (!read) continue;
     s2c::SsimResult r;
-    const s2c::Status st = s2c::SsimCompare(ref.View(), dist.View(), ref.pixel_aspect, &r);
+    const s2c::Status st = s2c::SsimCompare(ref.View(), dist.View(), &r);
     S2C_CHECK(st.ok(), "%s: %s", e.dist.c_str(), st.message().c_str());
     if (!st.ok()) continue;
     const std::string what = e.ref + " / " + e.dist;

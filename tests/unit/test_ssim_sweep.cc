@@ -121,7 +121,7 @@ void CheckPair(PixelFormat format, const std::vector<Plane>& a, const std::vecto
                int bits, const std::string& what, s2c::SsimResult* out) {
   std::vector<uint8_t> ra, rb;
   const s2c::FrameView va = Pack(a, format, &ra), vb = Pack(b, format, &rb);
-  const s2c::Status st = s2c::SsimCompare(va, vb, 1.0, out);
+  const s2c::Status st = s2c::SsimCompare(va, vb, out);
   S2C_CHECK(st.ok(), "%s: %s", what.c_str(), st.message().c_str());
   if (!st.ok()) return;
   for (int k = 0; k < 3; ++k) {
@@ -161,7 +161,7 @@ int main() {
         std::vector<uint8_t> ra, rb;
         s2c::ThreadPool pool(3);
         s2c::SsimResult threaded;
-        S2C_CHECK(s2c::SsimCompare(Pack(a, f.planar, &ra), Pack(b, f.planar, &rb), 1.0, &threaded,
+        S2C_CHECK(s2c::SsimCompare(Pack(a, f.planar, &ra), Pack(b, f.planar, &rb), &threaded,
                                    &pool)
                       .ok(),
                   "%s on three threads", what.c_str());

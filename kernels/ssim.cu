@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SSIM on the device, as Xiph's daala tools/dump_ssim computes it
+// (docs/metric.md, "SSIM"), one plane at a time:
+//   horizontal  one block per row and 256 columns: the row's samples in
+//               shared memory, each thread the five window moments of one
+//               pixel (the window is symmetric, so taps k and -k share a
+//               multiply); integers, exact in any order
+//   vertical    each thread four rows of one column: the vertical window
+//               over the horizontal moments, the weight from the windows'
+//               taps inside the plane, and the term (ssim_steps.h,
+//               SsimTerm: the CPU's function) into a plane of doubles
+//   sum         the signed ordered sum of the terms: the bits of the CPU's
+//               raster-order loop (or cub's tree, for the benchmark)
+// Samples outside the plane count as zero, which is the CPU's truncated
+// window for the five moments; the weight is hsum[x] * vsum[y].
+#include <cub/device/device_reduce.cuh>
+
+#include "frontend_steps.h"
+#include "ordered_sum.cuh"
+#include "ssim_launch.h"
+#include "ssim_steps.h"
+
+namespace s2c {
+namespace cuda {
+namespace {
+
+constexpr int kRowTile = 256;  // horizontal: columns per block
+constexpr int kVCols = 32;     // vertical: columns per block
+constexpr int kVGroups = 8;    // vertical: row groups per block
+constexpr int kVRows = 4;      // vertical: rows per thread
+
+// Horizontal moments fit 32 bits up to 11-bit samples (at most 2^8 times a
+// square below 2^22); beyond, 64 bits.
+constexpr int kNarrowMomentsBits = 11;
+
+size_t Align(size_t v) { return (v + 255) & ~size_t{255}; }
+
+template <class Acc>
+__global__ void __launch_bounds__(kRowTile)
+    SsimHorizontalKernel(PairFrames f, SsimPlaneArgs p, Acc* moments) {
+  extern __shared__ int32_t smem[];
+  const int taps = 2 * p.hoffs + 1;
+  const int span = kRowTile + 2 * p.hoffs;
+  int32_t* win = smem;
+  int32_t* s = win + taps;
+  int32_t* d = s + span;
+  const int y = blockIdx.x;
+  const int x0 = blockIdx.y * kRowTile;
+  for (int i = threadIdx.x; i < taps; i += kRowTile) win[i] = p.hwin[i];
+  const ComponentLayout& cr = f.layout[0].comp[p.component];
+  const ComponentLayout& cd = f.layout[1].comp[p.component];
+  for (int i = threadIdx.x; i < span; i += kRowTile) {
+    const int x = x0 - p.hoffs + i;
+    const bool inside = x >= 0 && x < p.width;
+    s[i] = inside ? static_cast<int32_t>(LoadSample(f.view[0], cr, x, y)) : 0;
+    d[i] = inside ? static_cast<int32_t>(LoadSample(f.view[1], cd, x, y)) : 0;
+  }
+  __syncthreads();
+  const int x = x0 + static_cast<int>(threadIdx.x);
+  if (x >= p.width) return;
+  const int c = static_cast<int>(threadIdx.x) + p.hoffs;
+  const Acc w0 = static_cast<Acc>(win[p.hoffs]);
+  const Acc a = static_cast<Acc>(s[c]), b = static_cast<Acc>(d[c]);
+  Acc mux = w0 * a, muy = w0 * b, x2 = w0 * (a * a), xy = w0 * (a * b), y2 = w0 * (b * b);
+  for (int k = 1; k <= p.hoffs; ++k) {
+    const Acc wk = static_cast<Acc>(win[p.hoffs + k]);
+    const Acc s0 = static_cast<Acc>(s[c - k]), s1 = static_cast<Acc>(s[c + k]);
+    const Acc d0 = static_cast<Acc>(d[c - k]), d1 = static_cast<Acc>(d[c + k]);
+    mux += wk * (s0 + s1);
+    muy += wk * (d0 + d1);
+    x2 += wk * (s0 * s0 + s1 * s1);
+    xy += wk * (s0 * d0 + s1 * d1);
+    y2 += wk * (d0 * d0 + d1 * d1);
+  }
+  const size_t plane = static_cast<size_t>(p.width) * p.height;
+  const size_t i = static_cast<size_t>(y) * p.width + x;
+  moments[i] = mux;
+  moments[plane + i] = muy;
+  moments[2 * plane + i] = x2;
+  moments[3 * plane + i] = xy;
+  moments[4 * plane + i] = y2;
+}
+
+template <class Acc>
+__global__ void __launch_bounds__(kVCols* kVGroups)
+    SsimVerticalKernel(SsimPlaneArgs p, const Acc* moments, int64_t samplemax, double* terms) {
+  // The taps with kVRows zeros on either side, so that every row of the
+  // thread's span takes a tap for every output row without a branch.
+  extern __shared__ int32_t vw[];
+  const int taps = 2 * p.voffs + 1;
+  for (int i = threadIdx.y * kVCols + threadIdx.x; i < taps + 2 * kVRows; i += kVCols * kVGroups) {
+    vw[i] = (i >= kVRows && i < kVRows + taps) ? p.vwin[i - kVRows] : 0;
+  }
+  __syncthreads();
+  const int x = blockIdx.x * kVCols + static_cast<int>(threadIdx.x);
+  const int y0 = (blockIdx.y * kVGroups + static_cast<int>(threadIdx.y)) * kVRows;
+  if (x >= p.width || y0 >= p.height) return;
+  const size_t plane = static_cast<size_t>(p.width) * p.height;
+  uint64_t acc[kVRows][5];
+#pragma unroll
+  for (int j = 0; j < kVRows; ++j) {
+#pragma unroll
+    for (int q = 0; q < 5; ++q) acc[j][q] = 0;
+  }
+  const int r_first = max(0, y0 - p.voffs);
+  const int r_last = min(p.height - 1, y0 + kVRows - 1 + p.voffs);
+  for (int r = r_first; r <= r_last; ++r) {
+    const size_t i = static_cast<size_t>(r) * p.width + x;
+    Acc h[5];
+#pragma unroll
+    for (int q = 0; q < 5; ++q) h[q] = moments[q * plane + i];
+#pragma unroll
+    for (int j = 0; j < kVRows; ++j) {
+      const uint64_t wt = static_cast<uint32_t>(vw[r - y0 - j + p.voffs + kVRows]);
+#pragma unroll
+      for (int q = 0; q < 5; ++q) acc[j][q] += wt * h[q];
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kVRows; ++j) {
+    const int y = y0 + j;
+    if (y >= p.height) break;
+    SsimMoments m;
+    m.mux = static_cast<int64_t>(acc[j][0]);
+    m.muy = static_cast<int64_t>(acc[j][1]);
+    m.x2 = static_cast<int64_t>(acc[j][2]);
+    m.xy = static_cast<int64_t>(acc[j][3]);
+    m.y2 = static_cast<int64_t>(acc[j][4]);
+    m.w = static_cast<int64_t>(p.hsum[x]) * p.vsum[y];
+    terms[static_cast<size_t>(y) * p.width + x] = SsimTerm(m, samplemax);
+  }
+}
+
+struct SsimWorkspace {
+  void* moments;
+  double* terms;
+  OrderedSumWorkspace sum;
+  void* tree;
+  size_t tree_bytes;
+};
+
+size_t CarveWorkspace(int width, int height, int bit_depth, char* base, SsimWorkspace* out) {
+  const uint64_t n = static_cast<uint64_t>(width) * height;
+  const size_t acc = bit_depth <= kNarrowMomentsBits ? 4 : 8;
+  size_t tree_bytes = 0;
+  cub::DeviceReduce::Sum(nullptr, tree_bytes, static_cast<const double*>(nullptr),
+                         static_cast<double*>(nullptr), static_cast<int64_t>(n));
+  SsimWorkspace w;
+  size_t off = 0;
+  auto take = [&](size_t bytes) {
+    char* p = base ? base + off : nullptr;
+    off += Align(bytes);
+    return p;
+  };
+  w.moments = take(5 * acc * n);
+  w.terms = reinterpret_cast<double*>(take(sizeof(double) * n));
+  w.sum.bytes = OrderedSumWorkspaceBytes(n, 1, true);
+  w.sum.data = take(w.sum.bytes);
+  w.tree_bytes = tree_bytes;
+  w.tree = take(tree_bytes);
+  if (out) *out = w;
+  return off;
+}
+
+template <class Acc>
+cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void* moments,
+                          double* terms, cudaStream_t stream) {
+  Acc* m = static_cast<Acc*>(moments);
+  const int64_t samplemax = (int64_t{1} << frames.layout[0].bit_depth) - 1;
+  const size_t hshared = sizeof(int32_t) * (2 * p.hoffs + 1 + 2 * (kRowTile + 2 * p.hoffs));
+  const dim3 hgrid(p.height, (p.width + kRowTile - 1) / kRowTile);
+  SsimHorizontalKernel<Acc><<<hgrid, kRowTile, hshared, stream>>>(frames, p, m);
+  const size_t vshared = sizeof(int32_t) * (2 * p.voffs + 1 + 2 * kVRows);
+  const dim3 vgrid((p.width + kVCols - 1) / kVCols,
+                   (p.height + kVGroups * kVRows - 1) / (kVGroups * kVRows));
+  SsimVerticalKernel<Acc><<<vgrid, dim3(kVCols, kVGroups), vshared, stream>>>(p, m, samplemax,
+                                                                              terms);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+size_t SsimWorkspaceBytes(int width, int height, int bit_depth) {
+  return CarveWorkspace(width, height, bit_depth, nullptr, nullptr);
+}
+
+cudaError_t LaunchSsimPlaneSum(const PairFrames& frames, const SsimPlaneArgs& plane,
+                               void* workspace, size_t workspace_bytes, bool exact,
+                               double* d_sum, cudaStream_t stream) {
+  const int bit_depth = frames.layout[0].bit_depth;
+  if (plane.width < 1 || plane.height < 1 ||
+      workspace_bytes < SsimWorkspaceBytes(plane.width, plane.height, bit_depth)) {
+    return cudaErrorInvalidValue;
+  }
+  SsimWorkspace w;
+  CarveWorkspace(plane.width, plane.height, bit_depth, static_cast<char*>(workspace), &w);
+  const cudaError_t e = bit_depth <= kNarrowMomentsBits
+                            ? LaunchMoments<uint32_t>(frames, plane, w.moments, w.terms, stream)
+                            : LaunchMoments<uint64_t>(frames, plane, w.moments, w.terms, stream);
+  if (e != cudaSuccess) return e;
+  const uint64_t n = static_cast<uint64_t>(plane.width) * plane.height;
+  if (exact) return LaunchOrderedSums<1>(SignedArrayTerms{w.terms}, n, w.sum, d_sum, stream);
+  size_t tree_bytes = w.tree_bytes;
+  return cub::DeviceReduce::Sum(w.tree, tree_bytes, w.terms, d_sum, static_cast<int64_t>(n),
+                                stream);
+}
+
+}  // namespace cuda
+}  // namespace s2c

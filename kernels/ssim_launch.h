@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Launch functions of the SSIM kernels (kernels/ssim.cu), for the CUDA
+// backend's host code: one plane's sum of dump_ssim's terms, exact (the bits
+// of the CPU's raster-order loop, by the signed ordered sum) or by a tree
+// (the benchmark's baseline). Nothing here synchronises or allocates.
+#ifndef S2C_KERNELS_SSIM_LAUNCH_H_
+#define S2C_KERNELS_SSIM_LAUNCH_H_
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "launch.h"
+
+namespace s2c {
+namespace cuda {
+
+// One plane's windows in device memory (SsimPlaneGeometry's, as int32).
+struct SsimPlaneArgs {
+  int component;  // 0, 1, 2: Y', Cb, Cr
+  int width;
+  int height;
+  int hoffs;  // half lengths: the windows have 2 * offs + 1 taps
+  int voffs;
+  const int32_t* hwin;
+  const int32_t* vwin;
+  const int32_t* hsum;  // [x]
+  const int32_t* vsum;  // [y]
+};
+
+// Device scratch for one plane at a time of frames whose largest plane is
+// width x height, at bit_depth: the horizontal moments, the terms and the
+// sum's workspace.
+size_t SsimWorkspaceBytes(int width, int height, int bit_depth);
+
+// The sum of plane's terms (ssim_steps.h, SsimTerm) in raster order, into
+// *d_sum: exact, or by cub's tree when `exact` is false (not the CPU's bits).
+cudaError_t LaunchSsimPlaneSum(const PairFrames& frames, const SsimPlaneArgs& plane,
+                               void* workspace, size_t workspace_bytes, bool exact,
+                               double* d_sum, cudaStream_t stream);
+
+}  // namespace cuda
+}  // namespace s2c
+
+#endif  // S2C_KERNELS_SSIM_LAUNCH_H_

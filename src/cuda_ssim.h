@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SSIM's part of a pair on the GPU (kernels/ssim.cu): the three planes'
+// windows in device memory, one plane's workspace, and the three exact sums
+// enqueued on a stream; the result is finished on the host by the CPU
+// reference's SsimFromSums. Host code of the CUDA backend only.
+#ifndef S2C_CUDA_SSIM_H_
+#define S2C_CUDA_SSIM_H_
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "cuda_buffers.h"
+#include "ssim_launch.h"
+#include "ssim_reference.h"
+#include "status.h"
+
+namespace s2c {
+
+class CudaSsim {
+ public:
+  // Device bytes Prepare takes for frames of this layout.
+  static size_t DeviceBytes(const FrameLayout& layout);
+
+  // Makes the windows and the workspace fit frames of `layout` with
+  // `pixel_aspect`; does nothing when they already do. Uploads (and waits
+  // for) the windows only when the geometry changes.
+  Status Prepare(const FrameLayout& layout, double pixel_aspect);
+
+  // Enqueues the three planes' sums of the pair on `stream` into d_sums[0..2]
+  // (exact, or by a tree: not the CPU's bits). Prepare must have been called
+  // for the frames' layout.
+  Status Enqueue(const cuda::PairFrames& frames, bool exact, double* d_sums,
+                 cudaStream_t stream) const;
+
+  // The result from the three sums Enqueue wrote.
+  SsimResult Finish(const double sums[3]) const;
+
+  size_t bytes() const { return windows_.bytes() + workspace_.bytes(); }
+
+ private:
+  FrameLayout layout_ = {};
+  double pixel_aspect_ = 0.0;
+  SsimPlaneGeometry geometry_[3];
+  cuda::SsimPlaneArgs args_[3] = {};
+  DeviceBuffer windows_;
+  DeviceBuffer workspace_;
+};
+
+}  // namespace s2c
+
+#endif  // S2C_CUDA_SSIM_H_
