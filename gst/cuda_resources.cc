@@ -43,6 +43,9 @@ class ContextBoundBackend : public Backend {
 
   const char* name() const override { return inner_->name(); }
 
+  Status SetMetrics(unsigned metrics) override {
+    return Bound([&] { return inner_->SetMetrics(metrics); });
+  }
   Status Configure(int width, int height) override {
     return Bound([&] { return inner_->Configure(width, height); });
   }

@@ -9,8 +9,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "frame.h"
+#include "metrics.h"
 #include "status.h"
 #include "subscores.h"
 
@@ -22,6 +24,12 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual const char* name() const = 0;
+
+  // The metrics of every later pair (Metric bits, at least one; a new
+  // backend computes kMetricSsimulacra2). Called with nothing in flight,
+  // before Configure (which sizes the workspaces for them). SSIM adds a
+  // check at Submit: both frames YUV of one format.
+  virtual Status SetMetrics(unsigned metrics) = 0;
 
   // Sizes workspaces for frames of width x height (both sides >= kMinSide).
   // Called before the first Submit and whenever the size changes; no
@@ -45,6 +53,15 @@ class Backend {
   virtual Status CollectOldest(bool wait, bool* ready, uint64_t* tag,
                                Result* out) = 0;
 };
+
+// InvalidArgument unless `metrics` is a non-empty set of known Metric bits.
+inline Status CheckMetrics(unsigned metrics) {
+  if (metrics == 0 || (metrics & ~kAllMetrics) != 0) {
+    return InvalidArgument("metrics: choose ssimulacra2, ssim or both (got bits " +
+                           std::to_string(metrics) + ")");
+  }
+  return Status::Ok();
+}
 
 }  // namespace s2c
 

@@ -11,6 +11,7 @@
 
 #include "cpu_reference.h"
 #include "frontend.h"
+#include "ssim_reference.h"
 
 namespace s2c {
 namespace {
@@ -54,6 +55,12 @@ class CpuBackend : public Backend {
 
   const char* name() const override { return "cpu"; }
 
+  Status SetMetrics(unsigned metrics) override {
+    S2C_RETURN_IF_ERROR(CheckMetrics(metrics));
+    metrics_ = metrics;
+    return Status::Ok();
+  }
+
   // Refuses a size whose planes do not fit in the memory available now,
   // before anything is allocated (the worker allocates at the first pair).
   // Called with nothing in flight.
@@ -88,12 +95,14 @@ class CpuBackend : public Backend {
     }
     FrameLayout layout[2];
     S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
+    if (metrics_ & kMetricSsim) S2C_RETURN_IF_ERROR(CheckSsimFormat(layout[0], layout[1]));
     {
       std::lock_guard<std::mutex> lock(mutex_);
       Pair pair;
       pair.ref = ref;
       pair.dist = dist;
       pair.tag = tag;
+      pair.metrics = metrics_;
       queued_.push_back(pair);
       ++in_flight_;
     }
@@ -131,6 +140,7 @@ class CpuBackend : public Backend {
   struct Pair {
     FrameView ref, dist;
     uint64_t tag = 0;
+    unsigned metrics = 0;
   };
   struct Done {
     uint64_t tag = 0;
@@ -159,7 +169,14 @@ class CpuBackend : public Backend {
   // an error for this pair, never an exception through the element.
   Status Score(const Pair& pair, Result* out) {
     try {
-      return reference_.Compare(pair.ref, pair.dist, out);
+      if (pair.metrics & kMetricSsimulacra2) {
+        S2C_RETURN_IF_ERROR(reference_.Compare(pair.ref, pair.dist, out));
+      }
+      if (pair.metrics & kMetricSsim) {
+        S2C_RETURN_IF_ERROR(SsimCompare(pair.ref, pair.dist, &out->ssim, reference_.pool()));
+      }
+      out->metrics = pair.metrics;
+      return Status::Ok();
     } catch (const std::bad_alloc&) {
       return Status(StatusCode::kOutOfMemory,
                     "out of host memory scoring a " +
@@ -172,6 +189,7 @@ class CpuBackend : public Backend {
 
   CpuReference reference_;  // the worker's alone
   int width_ = 0, height_ = 0;  // the caller's alone
+  unsigned metrics_ = kMetricSsimulacra2;  // the caller's alone
 
   mutable std::mutex mutex_;  // guards what follows
   std::condition_variable queued_cv_, done_cv_;

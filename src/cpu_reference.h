@@ -39,6 +39,9 @@ class CpuReference {
   ~CpuReference();
 
   int threads() const;
+  // The threads Compare spreads its work over; its owner may lend them to
+  // other work between comparisons (the CPU backend's SSIM).
+  ThreadPool* pool() const { return pool_.get(); }
 
   // Host bytes of the planes Compare keeps for frames of width x height
   // (18 float planes of the full size and 6 of half the size each way, rows

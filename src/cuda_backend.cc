@@ -20,6 +20,8 @@
 #include "cuda_status.h"
 #include "frontend.h"
 #include "launch.h"
+#include "ssim_launch.h"
+#include "ssim_reference.h"
 #include "thread_pool.h"
 
 namespace s2c {
@@ -65,6 +67,17 @@ class CudaBackendImpl : public CudaBackend {
 
   const char* name() const override { return "cuda"; }
 
+  Status SetMetrics(unsigned metrics) override {
+    S2C_RETURN_IF_ERROR(CheckMetrics(metrics));
+    if (count_ != 0) return InvalidArgument("SetMetrics with pairs in flight: collect them first");
+    if (metrics == metrics_) return Status::Ok();
+    // The next Configure sizes the slots for the new set.
+    for (PairSlot& s : slots_) FreeSlot(s);
+    width_ = height_ = 0;
+    metrics_ = metrics;
+    return Status::Ok();
+  }
+
   Status Configure(int width, int height) override {
     S2C_RETURN_IF_ERROR(CheckFrameSize(width, height));
     if (count_ != 0) {
@@ -76,7 +89,12 @@ class CudaBackendImpl : public CudaBackend {
     width_ = height_ = 0;
     size_t free_bytes = 0, total_bytes = 0;
     S2C_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const size_t needed = SlotDeviceBytes(width, height) * slots_.size();
+    // SSIM's workspace is sized at the first pair, for its bit depth;
+    // 8 bits here.
+    const size_t per_slot =
+        ((metrics_ & kMetricSsimulacra2) ? SlotDeviceBytes(width, height) : 0) +
+        ((metrics_ & kMetricSsim) ? cuda::SsimWorkspaceBytes(width, height, 8) : 0);
+    const size_t needed = per_slot * slots_.size();
     if (needed > free_bytes) {
       return Status(StatusCode::kOutOfMemory,
                     "frames of " + SizeText(width, height) + " need " +
@@ -85,7 +103,9 @@ class CudaBackendImpl : public CudaBackend {
                         " pairs in flight) but only " +
                         std::to_string(free_bytes >> 20) + " MiB are free");
     }
-    for (PairSlot& s : slots_) S2C_RETURN_IF_ERROR(AllocateSlot(s, width, height));
+    if (metrics_ & kMetricSsimulacra2) {
+      for (PairSlot& s : slots_) S2C_RETURN_IF_ERROR(AllocateSlot(s, width, height));
+    }
     width_ = width;
     height_ = height;
     return Status::Ok();
@@ -105,6 +125,7 @@ class CudaBackendImpl : public CudaBackend {
     const Status st = Enqueue(slot, frames, nullptr);
     if (!st.ok()) {
       // Let whatever was enqueued finish before the slot is reused.
+      cudaStreamSynchronize(slot.ssim_stream);
       cudaStreamSynchronize(slot.stream);
       return st;
     }
@@ -140,12 +161,16 @@ class CudaBackendImpl : public CudaBackend {
                            MemoryKind memory, Result* out,
                            PlaneObserver* observer) override {
     if (count_ != 0) return InvalidArgument("CompareWithPlanes with pairs in flight");
+    if (!(metrics_ & kMetricSsimulacra2)) {
+      return InvalidArgument("CompareWithPlanes observes SSIMULACRA 2's planes: it is not computed");
+    }
     PairSlot& slot = slots_[head_];
     PairFrames frames;
     S2C_RETURN_IF_ERROR(Prepare(ref, dist, memory, slot, &frames));
     slot.timed = false;
     const Status st = Enqueue(slot, frames, observer);
     if (!st.ok()) {
+      cudaStreamSynchronize(slot.ssim_stream);
       cudaStreamSynchronize(slot.stream);
       return st;
     }
@@ -157,8 +182,8 @@ class CudaBackendImpl : public CudaBackend {
   size_t DeviceBytes() const override {
     size_t total = 0;
     for (const PairSlot& s : slots_) {
-      total += s.planes.bytes() + s.sums.bytes() + s.raw[0].bytes() +
-               s.raw[1].bytes() + s.debug_linear.bytes();
+      total += s.planes.bytes() + s.sums.bytes() + s.raw[0].bytes() + s.raw[1].bytes() +
+               s.debug_linear.bytes() + s.ssim.bytes() + s.ssim_sums.bytes();
     }
     return total;
   }
@@ -184,6 +209,10 @@ class CudaBackendImpl : public CudaBackend {
       }
       S2C_RETURN_IF_ERROR(DescribeFrame(*views[i], &frames->layout[i]));
       frames->view[i] = *views[i];
+    }
+    if (metrics_ & kMetricSsim) {
+      S2C_RETURN_IF_ERROR(CheckSsimFormat(frames->layout[0], frames->layout[1]));
+      S2C_RETURN_IF_ERROR(slot.ssim.Prepare(frames->layout[0], ref.desc.pixel_aspect));
     }
     if (options_.time_stages) {
       S2C_CUDA_TRY(cudaEventRecord(slot.stage[0], slot.stream));
@@ -259,6 +288,38 @@ class CudaBackendImpl : public CudaBackend {
   // are recorded or planes observed. With an observer, waits after each
   // stage and hands the planes over (debug only).
   Status Enqueue(PairSlot& slot, const PairFrames& frames, PlaneObserver* observer) {
+    const bool ssimulacra2 = (metrics_ & kMetricSsimulacra2) != 0;
+    if (metrics_ & kMetricSsim) {
+      S2C_RETURN_IF_ERROR(EnqueueSsim(slot, frames, ssimulacra2));
+    }
+    if (ssimulacra2) S2C_RETURN_IF_ERROR(EnqueueSsimulacra2(slot, frames, observer));
+    if ((metrics_ & kMetricSsim) && ssimulacra2) {
+      S2C_CUDA_TRY(cudaStreamWaitEvent(slot.stream, slot.ssim_done, 0));
+    }
+    S2C_CUDA_TRY(cudaEventRecord(slot.done, slot.stream));
+    return Status::Ok();
+  }
+
+  // SSIM's three sums and their copy to the pinned results: beside
+  // SSIMULACRA 2 on the slot's SSIM stream (forked here, after the upload;
+  // Enqueue joins it), or alone on the slot's stream.
+  Status EnqueueSsim(PairSlot& slot, const PairFrames& frames, bool beside) {
+    cudaStream_t st = slot.stream;
+    if (beside) {
+      S2C_CUDA_TRY(cudaEventRecord(slot.ssim_start, slot.stream));
+      S2C_CUDA_TRY(cudaStreamWaitEvent(slot.ssim_stream, slot.ssim_start, 0));
+      st = slot.ssim_stream;
+    }
+    double* d_sums = reinterpret_cast<double*>(slot.ssim_sums.get());
+    S2C_RETURN_IF_ERROR(
+        slot.ssim.Enqueue(frames, options_.sum_mode == CudaSumMode::kExact, d_sums, st));
+    double* host = reinterpret_cast<double*>(slot.host_sums.get()) + kSsimSumsOffset;
+    S2C_CUDA_TRY(cudaMemcpyAsync(host, d_sums, 3 * sizeof(double), cudaMemcpyDeviceToHost, st));
+    if (beside) S2C_CUDA_TRY(cudaEventRecord(slot.ssim_done, st));
+    return Status::Ok();
+  }
+
+  Status EnqueueSsimulacra2(PairSlot& slot, const PairFrames& frames, PlaneObserver* observer) {
     const Pyramid pyr(width_, height_);
     S2C_RETURN_IF_ERROR(EnqueueFrontEnd(slot, pyr, frames, observer));
     bool replay = graphs_usable_ && !slot.timed && observer == nullptr;
@@ -274,13 +335,15 @@ class CudaBackendImpl : public CudaBackend {
     } else {
       S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, options_.sum_mode, observer));
     }
-    S2C_CUDA_TRY(cudaEventRecord(slot.done, slot.stream));
     return Status::Ok();
   }
 
   void FinishResult(const PairSlot& slot, Result* out) const {
-    const Pyramid pyr(width_, height_);
     const double* all = reinterpret_cast<const double*>(slot.host_sums.get());
+    out->metrics = metrics_;
+    if (metrics_ & kMetricSsim) out->ssim = slot.ssim.Finish(all + kSsimSumsOffset);
+    if (!(metrics_ & kMetricSsimulacra2)) return;
+    const Pyramid pyr(width_, height_);
     Subscores& sub = out->subscores;
     sub = Subscores();
     for (int s = 0; s < pyr.num_scales; ++s) {
@@ -306,6 +369,7 @@ class CudaBackendImpl : public CudaBackend {
   int head_ = 0;
   int count_ = 0;
   int width_ = 0, height_ = 0;
+  unsigned metrics_ = kMetricSsimulacra2;
   CudaStageTimes times_;
 };
 

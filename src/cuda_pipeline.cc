@@ -205,7 +205,11 @@ Status CreateSlot(PairSlot& slot, bool time_stages) {
   if (time_stages) {
     for (cudaEvent_t& e : slot.stage) S2C_CUDA_TRY(cudaEventCreate(&e));
   }
-  return slot.host_sums.Resize(kNumScales * kSumsPerScale * sizeof(double));
+  S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.ssim_stream, cudaStreamNonBlocking));
+  S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.ssim_start, cudaEventDisableTiming));
+  S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.ssim_done, cudaEventDisableTiming));
+  S2C_RETURN_IF_ERROR(slot.ssim_sums.Resize(3 * sizeof(double)));
+  return slot.host_sums.Resize(kHostSums * sizeof(double));
 }
 
 void DestroySlot(PairSlot& slot) {
@@ -220,6 +224,10 @@ void DestroySlot(PairSlot& slot) {
     if (slot.finished[s]) cudaEventDestroy(slot.finished[s]);
     if (slot.scale_stream[s]) cudaStreamDestroy(slot.scale_stream[s]);
   }
+  if (slot.ssim_stream) cudaStreamSynchronize(slot.ssim_stream);
+  if (slot.ssim_start) cudaEventDestroy(slot.ssim_start);
+  if (slot.ssim_done) cudaEventDestroy(slot.ssim_done);
+  if (slot.ssim_stream) cudaStreamDestroy(slot.ssim_stream);
   if (slot.done) cudaEventDestroy(slot.done);
   if (slot.stream) cudaStreamDestroy(slot.stream);
 }

@@ -14,11 +14,15 @@
 #include "cpu_reference.h"
 #include "cuda_backend.h"
 #include "cuda_buffers.h"
+#include "cuda_ssim.h"
 #include "launch.h"
 
 namespace s2c {
 
 constexpr int kSumsPerScale = 18;  // 3 channels x 6 terms
+// The pinned results: the scales' sums, then SSIM's three planes' sums.
+constexpr int kSsimSumsOffset = kNumScales * kSumsPerScale;
+constexpr int kHostSums = kSsimSumsOffset + 3;
 
 // Sizes of the pyramid for a frame size: the canonical loop's scales.
 struct Pyramid {
@@ -66,6 +70,14 @@ struct PairSlot {
   // Everything after the scale-0 front end, recorded once per frame size
   // from this slot's buffers (use_graphs).
   GraphExec after_front_end;
+  // SSIM (kMetricSsim): its windows and workspace, its sums, and beside
+  // SSIMULACRA 2 its own stream, forked after the upload and joined
+  // before `done`.
+  CudaSsim ssim;
+  DeviceBuffer ssim_sums;
+  cudaStream_t ssim_stream = nullptr;
+  cudaEvent_t ssim_start = nullptr;
+  cudaEvent_t ssim_done = nullptr;
   uint64_t tag = 0;
   bool timed = false;
 };

@@ -21,6 +21,7 @@ class DelayedBackend : public Backend {
         delayed_left_(pairs) {}
 
   const char* name() const override { return inner_->name(); }
+  Status SetMetrics(unsigned metrics) override { return inner_->SetMetrics(metrics); }
   Status Configure(int width, int height) override { return inner_->Configure(width, height); }
 
   Status Submit(const FrameView& ref, const FrameView& dist, MemoryKind memory,

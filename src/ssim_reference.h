@@ -10,20 +10,12 @@
 
 #include "frame.h"
 #include "frontend.h"
+#include "metrics.h"
 #include "status.h"
 
 namespace s2c {
 
 class ThreadPool;
-
-struct SsimResult {
-  double plane[3] = {0.0, 0.0, 0.0};  // Y', Cb, Cr
-  // dump_ssim's chroma weight k: 0.25 for 4:2:0, 0.5 for 4:2:2, 1 for 4:4:4.
-  double chroma_weight = 0.0;
-  double combined = 0.0;     // (Y' + k (Cb + Cr)) / (1 + 2k)
-  double combined_db = 0.0;  // 10 (log10(1 + 2k) - log10(1 + 2k - sum)); +inf at 1
-  double plane_db[3] = {0.0, 0.0, 0.0};
-};
 
 // dump_ssim's integer Gaussian window for `sigma`, at most 2 * max_len - 1
 // taps, weights summing to 256.

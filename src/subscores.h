@@ -6,6 +6,8 @@
 #ifndef S2C_SUBSCORES_H_
 #define S2C_SUBSCORES_H_
 
+#include "metrics.h"
+
 namespace s2c {
 
 constexpr int kNumScales = 6;
@@ -38,9 +40,12 @@ struct Subscores {
 void NormsFromSums(const double sums[kNumChannels][6], int width, int height,
                    ScaleNorms* out);
 
+// One pair's scores: `metrics` says which of the fields hold values.
 struct Result {
+  unsigned metrics = kMetricSsimulacra2;
   Subscores subscores;
   double score = 0.0;
+  SsimResult ssim;
 };
 
 }  // namespace s2c
