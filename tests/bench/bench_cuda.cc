@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_timing.h"
 #include "cuda_backend.h"
 #include "generated_frames.h"
 #include "placed_frame.h"
@@ -35,25 +36,10 @@ using s2c::PixelFormat;
 using s2c::test::Frame;
 using s2c::test::Placement;
 using s2c::test::PlacedFrame;
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-struct Timing {
-  double per_pair_ms = 0.0;  // median
-  double stages_ms[5] = {};  // medians: upload, scale start, blur h, blur v, sums
-  double score = 0.0;
-  int pairs = 0;
-};
-
-bool Check(const s2c::Status& st, const char* what) {
-  if (st.ok()) return true;
-  std::printf("ERROR %s: %s\n", what, st.message().c_str());
-  return false;
-}
+using s2c::test::Check;
+using s2c::test::Median;
+using s2c::test::Throughput;
+using s2c::test::Timing;
 
 // One pair at a time, device-event times.
 Timing Sequential(s2c::CudaBackend& b, const s2c::FrameView& ref,
@@ -86,45 +72,6 @@ Timing Sequential(s2c::CudaBackend& b, const s2c::FrameView& ref,
   t.per_pair_ms = Median(total);
   for (int k = 0; k < 5; ++k) t.stages_ms[k] = Median(stage[k]);
   t.pairs = static_cast<int>(total.size());
-  return t;
-}
-
-// `depth` pairs in flight, wall clock per pair.
-Timing Throughput(s2c::CudaBackend& b, const s2c::FrameView& ref,
-                  const s2c::FrameView& dist, MemoryKind mem, int depth,
-                  int pairs, double seconds) {
-  Timing t;
-  auto run = [&](int n) -> double {
-    const auto start = std::chrono::steady_clock::now();
-    int submitted = 0, collected = 0;
-    while (collected < n) {
-      while (submitted < n && b.InFlight() < depth) {
-        if (!Check(b.Submit(ref, dist, mem, submitted), "submit")) return -1.0;
-        ++submitted;
-      }
-      bool ready = false;
-      uint64_t tag = 0;
-      s2c::Result r;
-      if (!Check(b.CollectOldest(true, &ready, &tag, &r), "collect")) return -1.0;
-      t.score = r.score;
-      ++collected;
-    }
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-               .count() / n;
-  };
-  run(depth + 2);  // warm-up
-  std::vector<double> per_pair;
-  const auto start = std::chrono::steady_clock::now();
-  for (int rep = 0; rep < 5; ++rep) {
-    const double ms = run(pairs);
-    if (ms < 0) return t;
-    per_pair.push_back(ms);
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > seconds && per_pair.size() >= 1) break;
-  }
-  t.per_pair_ms = Median(per_pair);
-  t.pairs = static_cast<int>(per_pair.size()) * pairs;
   return t;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU half of the test suite, for a machine with an NVIDIA GPU: the CUDA
-# parity and ordered-sum tests, both under compute-sanitizer (memcheck and
-# racecheck, small sizes), the element tests on the CUDA backend, and the
+# parity, SSIM and ordered-sum tests, all under compute-sanitizer (memcheck
+# and racecheck, small sizes), the element tests on the CUDA backend, and the
 # benchmarks. Usage, from the project root after `ninja -C build`:
 #
 #   tests/gpu/run-device-suite.sh [build-dir] [testdata-dir]
@@ -36,10 +36,13 @@ gst-inspect-1.0 ssimulacra2cmp > /dev/null
 step cuda_parity "$build/tests/gpu/test_cuda_parity"
 step cuda_failure "$build/tests/gpu/test_cuda_failure"
 step ordered_sum_gpu "$build/tests/gpu/test_ordered_sum_gpu"
+step cuda_ssim "$build/tests/gpu/test_cuda_ssim"
 step memcheck_parity "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
 step racecheck_parity "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
 step memcheck_ordered_sum "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_ordered_sum_gpu" --quick
 step racecheck_ordered_sum "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_ordered_sum_gpu" --quick
+step memcheck_ssim "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_ssim" --quick
+step racecheck_ssim "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_ssim" --quick
 # CK_FORK=no: check's forked tests cannot use CUDA once the parent has
 # initialised it (21 of 21 passed this way on the H200).
 step element_cuda env CK_FORK=no S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
@@ -48,5 +51,6 @@ step bench_element_1080p "$build/tests/bench/bench_element" 1920 1080 600 cuda 6
 step bench_element_4k "$build/tests/bench/bench_element" 3840 2160 300 cuda 6
 step bench_cuda "$build/tests/bench/bench_cuda" 30 0.25
 step bench_ordered_sum "$build/tests/bench/bench_ordered_sum"
+step bench_ssim "$build/tests/bench/bench_ssim" 60 1.5
 echo "$failed step(s) failed"
 exit $((failed > 0))
