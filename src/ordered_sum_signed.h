@@ -12,14 +12,16 @@
 //   magnitude rounded as for a positive term, ties to the even result), but
 //   the running sum may now fall out of the binade's bottom, where the grid
 //   is finer and the integer model is wrong. So an increment carries, beside
-//   its parity pair of totals, how far its partial sums can rise (up: the
-//   sum of its positive steps) and fall (down: of its negative steps), and a
-//   step is taken only if every partial sum stays inside the binade:
-//   m + up <= 2^53 and m - down > the binade's first value. That bound is
-//   wider than the partial sums' true range, which only costs time.
+//   its parity pair of totals, its reach: the highest partial sum after a
+//   step up (hi) and the lowest after a step down (lo), relative to the
+//   start; a run is taken only if every partial sum stays inside the
+//   binade: m + hi <= 2^53 and m + lo > the binade's first value.
 // - Runs compose as before (Then: the second run's pair chosen by the parity
-//   the first leaves); up and down add. A longer prefix of lanes reaches at
-//   least as far, so the lanes a round accepts are still a leading stretch.
+//   the first leaves); the second run's reach is shifted by the first's
+//   total (the larger of the pair for hi, the smaller for lo, which only
+//   widens it where a tie left the two apart). A longer prefix of lanes
+//   reaches at least as far, so the lanes a round accepts are still a
+//   leading stretch.
 #ifndef S2C_ORDERED_SUM_SIGNED_H_
 #define S2C_ORDERED_SUM_SIGNED_H_
 
@@ -33,17 +35,21 @@ constexpr uint64_t kSumSignBit = uint64_t{1} << 63;
 
 // Increments of a run of signed terms, in units of the last place of the
 // sum's binade (toward larger magnitude positive): even applies when the
-// sum's integer m is even before the run, odd when odd. up and down are at
-// least the most the partial sums rise and fall from m (up to kSumMaxStep;
-// kSumUnfit where a run cannot be taken at all: then even and odd are 0).
+// sum's integer m is even before the run, odd when odd. hi is at least every
+// partial sum after a step up, lo at most every one after a step down,
+// relative to m; kSumNoReach (-kSumNoReach for lo) where there is no such
+// step. A run that cannot be taken at all (inf, NaN, a reach beyond 2^53)
+// is kSignedUnfit, whose reach fails every check.
+constexpr int64_t kSumNoReach = int64_t{1} << 61;  // far beyond any fit reach
 struct SignedIncrement {
   int64_t even;
   int64_t odd;
-  uint64_t up;
-  uint64_t down;
+  int64_t hi;
+  int64_t lo;
 };
-constexpr SignedIncrement kSignedNothing = {0, 0, 0, 0};
-constexpr SignedIncrement kSignedUnfit = {0, 0, kSumUnfit, kSumUnfit};
+constexpr SignedIncrement kSignedNothing = {0, 0, -kSumNoReach, kSumNoReach};
+constexpr SignedIncrement kSignedUnfit = {0, 0, kSumNoReach, -kSumNoReach};
+constexpr int64_t kSumMaxReach = static_cast<int64_t>(kSumMaxStep);
 
 // The signed binade key of a sum: k for a positive sum in binade k, -k for a
 // negative one, kPlanTermByTerm for inf, NaN and -0.0 (which the loop, from
@@ -64,23 +70,28 @@ S2C_HD SignedIncrement SignedTermIncrement(double x, int plan) {
   if (plan == kPlanZero || plan == kPlanTermByTerm) return kSignedUnfit;
   const SumIncrement r = TermIncrement(SumDouble(b & ~kSumSignBit), plan < 0 ? -plan : plan);
   if (r.even > kSumMaxStep || r.odd > kSumMaxStep) return kSignedUnfit;
-  const uint64_t most = r.even > r.odd ? r.even : r.odd;
+  const int64_t even = static_cast<int64_t>(r.even), odd = static_cast<int64_t>(r.odd);
+  const int64_t most = even > odd ? even : odd;
+  if (most == 0) return kSignedNothing;  // rounds away: s stays, no reach
   const bool toward_zero = ((b & kSumSignBit) != 0) != (plan < 0);  // mutation-point: sign
-  if (toward_zero) {
-    return {-static_cast<int64_t>(r.even), -static_cast<int64_t>(r.odd), 0, most};
-  }
-  return {static_cast<int64_t>(r.even), static_cast<int64_t>(r.odd), most, 0};
+  if (toward_zero) return {-even, -odd, -kSumNoReach, -most};
+  return {even, odd, most, kSumNoReach};
 }
 
-// The run a followed by the run b (associative, not commutative).
+// The run a followed by the run b (associative, not commutative). Every
+// value stays within +-2^62: totals within the fit reach, reaches within
+// kSumNoReach (2^61) plus a total.
 S2C_HD SignedIncrement Then(SignedIncrement a, SignedIncrement b) {
-  const uint64_t up = a.up + b.up;        // each at most kSumUnfit: no overflow
-  const uint64_t down = a.down + b.down;
-  if (up > kSumMaxStep || down > kSumMaxStep) return kSignedUnfit;
+  const int64_t most = a.even > a.odd ? a.even : a.odd;
+  const int64_t least = a.even < a.odd ? a.even : a.odd;
+  const int64_t b_hi = most + b.hi, b_lo = least + b.lo;  // mutation-point: shift
+  const int64_t hi = a.hi > b_hi ? a.hi : b_hi;
+  const int64_t lo = a.lo < b_lo ? a.lo : b_lo;
+  if (hi > kSumMaxReach || lo < -kSumMaxReach) return kSignedUnfit;
   const bool after_even = (a.even & 1) != 0;      // parity after a, from even
   const bool after_odd = ((a.odd + 1) & 1) != 0;  // parity after a, from odd
   return {a.even + (after_even ? b.odd : b.even),  // mutation-point: signedparity
-          a.odd + (after_odd ? b.odd : b.even), up, down};
+          a.odd + (after_odd ? b.odd : b.even), hi, lo};
 }
 
 // The checked step: adds run r, composed under plan, to the sum s (bits) if
@@ -91,25 +102,29 @@ S2C_HD SignedIncrement Then(SignedIncrement a, SignedIncrement b) {
 // positive sum there may fall to any value down to its first, +0.0; the
 // strict bound also refuses that, which only costs time.)
 S2C_HD bool TryAdvance(uint64_t* s, int plan, SignedIncrement r) {
-  if (plan == kPlanZero) return r.up == 0 && r.down == 0;  // zeros keep any s
+  if (plan == kPlanZero) {  // zeros keep any s
+    return r.even == 0 && r.odd == 0 && r.hi == -kSumNoReach && r.lo == kSumNoReach;
+  }
   if (plan == kPlanTermByTerm) return false;
   if (SignedKey(*s) != plan) return false;  // mutation-point: signedbinade
   const int key = plan < 0 ? -plan : plan;
-  const uint64_t m = (*s & ~kSumSignBit) - (static_cast<uint64_t>(key - 1) << 52);
-  if (r.up > kSumMaxStep - m) return false;  // mutation-point: up
-  const uint64_t first = key > 1 ? kSumMaxStep / 2 : 0;
-  if (r.down != 0 && m <= first + r.down) return false;  // mutation-point: down
+  const int64_t m =
+      static_cast<int64_t>((*s & ~kSumSignBit) - (static_cast<uint64_t>(key - 1) << 52));
+  if (m + r.hi > kSumMaxReach) return false;  // mutation-point: up
+  const int64_t first = key > 1 ? kSumMaxReach / 2 : 0;
+  if (m + r.lo <= first) return false;  // mutation-point: down
   *s += static_cast<uint64_t>((m & 1) ? r.odd : r.even);  // the sign bit stays
   return true;
 }
 
 // The fast rule for signed terms: as for non-negative ones, y = x times the
 // plan's scale (negative for a negative sum, so that y counts toward larger
-// magnitude), rint(y) the whole units; the positive and the negative ones
-// are totalled apart (up, down). A tie, an infinite or a NaN y all fail
-// |y - rint(y)| < 0.5 and send the run to the exact rule; so does a total
-// not below 2^53 (a term two binades above the plan, a plan below key 52,
-// whose scale is NaN).
+// magnitude), rint(y) the whole units, their running total exact while every
+// partial total is below 2^53 in magnitude, which the reach (the highest
+// partial after a step up, the lowest after a step down) bounds. A tie, an
+// infinite or a NaN y all fail |y - rint(y)| < 0.5 and send the run to the
+// exact rule; so does a span of the reach of 2^53 or more (a term two
+// binades above the plan, a plan below key 52, whose scale is NaN).
 S2C_HD double SignedFastScale(int plan) {
   if (plan == kPlanZero || plan == kPlanTermByTerm) return SumDouble(uint64_t{0x7FF8} << 48);
   const double scale = FastRuleScale(plan < 0 ? -plan : plan);
@@ -125,8 +140,9 @@ struct SignedTerms {
   // half the length.
   static constexpr int kWalkWindow = 512;
   struct Fast {
-    double up = 0.0;
-    double down = 0.0;
+    double units = 0.0;
+    double hi = -static_cast<double>(kSumNoReach);
+    double lo = static_cast<double>(kSumNoReach);
   };
   struct FastShared {};
   S2C_HD static int Key(uint64_t s) { return SignedKey(s); }
@@ -154,16 +170,20 @@ struct SignedTerms {
     const double whole = rint(y);
     const bool whole_units = fabs(y - whole) < 0.5;  // not a tie, inf or NaN  // mutation-point: signedfastnan
     ties |= whole_units ? 0u : tie_bit;  // mutation-point: signedfasttie
-    f.up += fmax(whole, 0.0);
-    f.down += fmax(-whole, 0.0);
+    f.units += whole;
+    f.hi = whole > 0.0 ? fmax(f.hi, f.units) : f.hi;  // mutation-point: fastreach
+    f.lo = whole < 0.0 ? fmin(f.lo, f.units) : f.lo;
   }
   S2C_HD static bool FastTaken(const Fast& f, bool tie, const FastShared&) {
-    return !tie && f.up < kSumTwo53 && f.down < kSumTwo53;  // mutation-point: signedfastbound
+    // Every partial total and every step lies within the span from the
+    // lowest to the highest partial (0 included): below 2^53, the totals are
+    // exact and no step is unfit (TermIncrement's bound).
+    const double span = fmax(f.hi, 0.0) - fmin(f.lo, 0.0);
+    return !tie && span < kSumTwo53;  // mutation-point: signedfastbound
   }
   S2C_HD static Increment FastIncrement(const Fast& f) {
-    const uint64_t up = static_cast<uint64_t>(f.up), down = static_cast<uint64_t>(f.down);
-    const int64_t total = static_cast<int64_t>(up) - static_cast<int64_t>(down);
-    return {total, total, up, down};
+    const int64_t total = static_cast<int64_t>(f.units);
+    return {total, total, static_cast<int64_t>(f.hi), static_cast<int64_t>(f.lo)};
   }
 };
 

@@ -27,11 +27,13 @@ rest|s/sum += x\[i\];/sum += x[nterms - 1 - (i - first)];/
 sign|s/const bool toward_zero = .*;/const bool toward_zero = (b \& kSumSignBit) != 0;/
 signedparity|s/(after_even ? b.odd : b.even)/b.even/
 signedbinade|s/if (SignedKey(\*s) != plan) return false;//
-up|s/if (r.up > kSumMaxStep - m) return false;//
-down|s/if (r.down != 0 \&\& m <= first + r.down) return false;//
+up|s/if (m + r.hi > kSumMaxReach) return false;//
+down|s/if (m + r.lo <= first) return false;//
+shift|s/const int64_t b_hi = most + b.hi, b_lo = least + b.lo;/const int64_t b_hi = b.hi, b_lo = b.lo;/
+fastreach|s/f.hi = whole > 0.0 ? fmax(f.hi, f.units) : f.hi;/f.hi = whole > 0.0 ? fmax(f.hi, whole) : f.hi;/
 signedfasttie|s/ties |= whole_units ? 0u : tie_bit;/ties |= whole_units || fabs(y - whole) == 0.5 ? 0u : tie_bit;/
 signedfastnan|s/fabs(y - whole) < 0.5;/fabs(y - whole) != 0.5;/
-signedfastbound|s/return !tie \&\& f.up < kSumTwo53 \&\& f.down < kSumTwo53;/return !tie;/'
+signedfastbound|s/return !tie \&\& span < kSumTwo53;/return !tie;/'
 
 headers='ordered_sum.h ordered_sum_signed.h'
 tests='test_ordered_sum test_ordered_sum_signed'

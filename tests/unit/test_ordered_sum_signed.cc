@@ -62,7 +62,7 @@ void TestOneTermRule() {
     const bool taken = TryAdvance(&t, key, r);
     if (taken) {
       ++accepted;
-      toward_zero += r.down != 0;
+      toward_zero += r.lo != kSumNoReach;
       ties += r.even != r.odd;
       if (t != wb) Fail("signed one-term rule", "accepted step", FromBits(t), want);
     } else if (SignedKey(wb) == key) {
@@ -162,17 +162,17 @@ void TestFastRule() {
     for (int j = 0; j < n; ++j) SignedTerms::FastAdd(f, x[j], scale, 1, tie, shared);
     if (SignedTerms::FastTaken(f, tie != 0, shared)) {
       ++fast;
-      mixed += want.up != 0 && want.down != 0;
-    } else if (want.up == kSumUnfit) {
+      mixed += want.hi != -kSumNoReach && want.lo != kSumNoReach;
+    } else if (want.hi == kSumNoReach) {
       ++unfit;
     } else if (want.even != want.odd) {
       ++ties;
     }
-    if (got.even != want.even || got.odd != want.odd || got.up != want.up ||
-        got.down != want.down) {
-      char detail[96];
-      std::snprintf(detail, sizeof detail, "plan %d, %d terms, even (up %" PRIu64 "/%" PRIu64 ")",
-                    plan, n, got.up, want.up);
+    if (got.even != want.even || got.odd != want.odd || got.hi != want.hi || got.lo != want.lo) {
+      char detail[128];
+      std::snprintf(detail, sizeof detail,
+                    "plan %d, %d terms, even (hi %" PRId64 "/%" PRId64 ", lo %" PRId64 "/%" PRId64 ")",
+                    plan, n, got.hi, want.hi, got.lo, want.lo);
       Fail("signed fast rule == exact rule", detail, static_cast<double>(got.even),
            static_cast<double>(want.even));
     }
