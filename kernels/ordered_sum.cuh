@@ -243,7 +243,7 @@ __device__ __forceinline__ SumIncrement ShuffleDown(SumIncrement v, int step) {
 }
 __device__ __forceinline__ SignedIncrement ShuffleDown(SignedIncrement v, int step) {
   return {__shfl_down_sync(0xFFFFFFFFu, v.even, step), __shfl_down_sync(0xFFFFFFFFu, v.odd, step),
-          __shfl_down_sync(0xFFFFFFFFu, v.up, step), __shfl_down_sync(0xFFFFFFFFu, v.down, step)};
+          __shfl_down_sync(0xFFFFFFFFu, v.hi, step), __shfl_down_sync(0xFFFFFFFFu, v.lo, step)};
 }
 
 // A chunk's increment is the ordered composition of its terms; any bracketing

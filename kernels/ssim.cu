@@ -8,9 +8,11 @@
 //   vertical    each thread four rows of one column: the vertical window
 //               over the horizontal moments, the weight from the windows'
 //               taps inside the plane, and the term (ssim_steps.h,
-//               SsimTerm: the CPU's function) into a plane of doubles
-//   sum         the signed ordered sum of the terms: the bits of the CPU's
-//               raster-order loop (or cub's tree, for the benchmark)
+//               SsimTerm: the CPU's function) into the plane's doubles
+//   sums        after the three planes, the signed ordered sums of their
+//               terms in one launch, so that the three walks run side by
+//               side: the bits of the CPU's raster-order loops (or cub's
+//               tree, for the benchmark)
 // Samples outside the plane count as zero, which is the CPU's truncated
 // window for the five moments; the weight is hsum[x] * vsum[y].
 #include <cub/device/device_reduce.cuh>
@@ -30,8 +32,10 @@ constexpr int kVGroups = 8;    // vertical: row groups per block
 constexpr int kVRows = 4;      // vertical: rows per thread
 
 // Horizontal moments fit 32 bits up to 11-bit samples (at most 2^8 times a
-// square below 2^22); beyond, 64 bits.
+// square below 2^22); beyond, 64 bits. The vertical sums, at most 2^16 times
+// a square, fit 32 bits up to 8-bit samples (2^16 * 255^2 < 2^32).
 constexpr int kNarrowMomentsBits = 11;
+constexpr int kNarrowVerticalBits = 8;
 
 size_t Align(size_t v) { return (v + 255) & ~size_t{255}; }
 
@@ -81,7 +85,7 @@ __global__ void __launch_bounds__(kRowTile)
   moments[4 * plane + i] = y2;
 }
 
-template <class Acc>
+template <class Acc, class VAcc>
 __global__ void __launch_bounds__(kVCols* kVGroups)
     SsimVerticalKernel(SsimPlaneArgs p, const Acc* moments, int64_t samplemax, double* terms) {
   // The taps with kVRows zeros on either side, so that every row of the
@@ -96,7 +100,7 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
   const int y0 = (blockIdx.y * kVGroups + static_cast<int>(threadIdx.y)) * kVRows;
   if (x >= p.width || y0 >= p.height) return;
   const size_t plane = static_cast<size_t>(p.width) * p.height;
-  uint64_t acc[kVRows][5];
+  VAcc acc[kVRows][5];
 #pragma unroll
   for (int j = 0; j < kVRows; ++j) {
 #pragma unroll
@@ -111,9 +115,9 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
     for (int q = 0; q < 5; ++q) h[q] = moments[q * plane + i];
 #pragma unroll
     for (int j = 0; j < kVRows; ++j) {
-      const uint64_t wt = static_cast<uint32_t>(vw[r - y0 - j + p.voffs + kVRows]);
+      const uint32_t wt = static_cast<uint32_t>(vw[r - y0 - j + p.voffs + kVRows]);
 #pragma unroll
-      for (int q = 0; q < 5; ++q) acc[j][q] += wt * h[q];
+      for (int q = 0; q < 5; ++q) acc[j][q] += static_cast<VAcc>(wt) * h[q];
     }
   }
 #pragma unroll
@@ -133,14 +137,17 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
 
 struct SsimWorkspace {
   void* moments;
-  double* terms;
+  double* terms[3];
   OrderedSumWorkspace sum;
   void* tree;
   size_t tree_bytes;
 };
 
-size_t CarveWorkspace(int width, int height, int bit_depth, char* base, SsimWorkspace* out) {
-  const uint64_t n = static_cast<uint64_t>(width) * height;
+uint64_t Pixels(const SsimPlaneArgs& p) { return static_cast<uint64_t>(p.width) * p.height; }
+
+size_t CarveWorkspace(const SsimPlaneArgs planes[3], int bit_depth, char* base,
+                      SsimWorkspace* out) {
+  const uint64_t n = Pixels(planes[0]);  // the largest plane
   const size_t acc = bit_depth <= kNarrowMomentsBits ? 4 : 8;
   size_t tree_bytes = 0;
   cub::DeviceReduce::Sum(nullptr, tree_bytes, static_cast<const double*>(nullptr),
@@ -153,8 +160,10 @@ size_t CarveWorkspace(int width, int height, int bit_depth, char* base, SsimWork
     return p;
   };
   w.moments = take(5 * acc * n);
-  w.terms = reinterpret_cast<double*>(take(sizeof(double) * n));
-  w.sum.bytes = OrderedSumWorkspaceBytes(n, 1, true);
+  for (int k = 0; k < 3; ++k) {
+    w.terms[k] = reinterpret_cast<double*>(take(sizeof(double) * Pixels(planes[k])));
+  }
+  w.sum.bytes = OrderedSumWorkspaceBytes(n, 3, true);
   w.sum.data = take(w.sum.bytes);
   w.tree_bytes = tree_bytes;
   w.tree = take(tree_bytes);
@@ -162,7 +171,7 @@ size_t CarveWorkspace(int width, int height, int bit_depth, char* base, SsimWork
   return off;
 }
 
-template <class Acc>
+template <class Acc, class VAcc>
 cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void* moments,
                           double* terms, cudaStream_t stream) {
   Acc* m = static_cast<Acc*>(moments);
@@ -173,36 +182,64 @@ cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void
   const size_t vshared = sizeof(int32_t) * (2 * p.voffs + 1 + 2 * kVRows);
   const dim3 vgrid((p.width + kVCols - 1) / kVCols,
                    (p.height + kVGroups * kVRows - 1) / (kVGroups * kVRows));
-  SsimVerticalKernel<Acc><<<vgrid, dim3(kVCols, kVGroups), vshared, stream>>>(p, m, samplemax,
-                                                                              terms);
+  SsimVerticalKernel<Acc, VAcc>
+      <<<vgrid, dim3(kVCols, kVGroups), vshared, stream>>>(p, m, samplemax, terms);
   return cudaGetLastError();
 }
 
+// The three planes' terms as the three sums of one launch (a group each),
+// zero past a plane's end: adding +0.0 leaves a sum as it is.
+struct PlaneTerms {
+  static constexpr bool kSigned = true;
+  static constexpr int kGroups = 3;
+  const double* terms[3];
+  uint64_t n[3];
+  __device__ void operator()(uint64_t i, int group, double (&t)[1]) const {
+    t[0] = i < n[group] ? terms[group][i] : 0.0;
+  }
+};
+
 }  // namespace
 
-size_t SsimWorkspaceBytes(int width, int height, int bit_depth) {
-  return CarveWorkspace(width, height, bit_depth, nullptr, nullptr);
+size_t SsimWorkspaceBytes(const SsimPlaneArgs planes[3], int bit_depth) {
+  return CarveWorkspace(planes, bit_depth, nullptr, nullptr);
 }
 
-cudaError_t LaunchSsimPlaneSum(const PairFrames& frames, const SsimPlaneArgs& plane,
-                               void* workspace, size_t workspace_bytes, bool exact,
-                               double* d_sum, cudaStream_t stream) {
+cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[3],
+                           void* workspace, size_t workspace_bytes, bool exact, double* d_sums,
+                           cudaStream_t stream) {
   const int bit_depth = frames.layout[0].bit_depth;
-  if (plane.width < 1 || plane.height < 1 ||
-      workspace_bytes < SsimWorkspaceBytes(plane.width, plane.height, bit_depth)) {
-    return cudaErrorInvalidValue;
+  for (int k = 0; k < 3; ++k) {
+    if (planes[k].width < 1 || planes[k].height < 1 || Pixels(planes[k]) > Pixels(planes[0])) {
+      return cudaErrorInvalidValue;
+    }
   }
+  if (workspace_bytes < SsimWorkspaceBytes(planes, bit_depth)) return cudaErrorInvalidValue;
   SsimWorkspace w;
-  CarveWorkspace(plane.width, plane.height, bit_depth, static_cast<char*>(workspace), &w);
-  const cudaError_t e = bit_depth <= kNarrowMomentsBits
-                            ? LaunchMoments<uint32_t>(frames, plane, w.moments, w.terms, stream)
-                            : LaunchMoments<uint64_t>(frames, plane, w.moments, w.terms, stream);
-  if (e != cudaSuccess) return e;
-  const uint64_t n = static_cast<uint64_t>(plane.width) * plane.height;
-  if (exact) return LaunchOrderedSums<1>(SignedArrayTerms{w.terms}, n, w.sum, d_sum, stream);
-  size_t tree_bytes = w.tree_bytes;
-  return cub::DeviceReduce::Sum(w.tree, tree_bytes, w.terms, d_sum, static_cast<int64_t>(n),
-                                stream);
+  CarveWorkspace(planes, bit_depth, static_cast<char*>(workspace), &w);
+  for (int k = 0; k < 3; ++k) {
+    cudaError_t e;
+    if (bit_depth <= kNarrowVerticalBits) {
+      e = LaunchMoments<uint32_t, uint32_t>(frames, planes[k], w.moments, w.terms[k], stream);
+    } else if (bit_depth <= kNarrowMomentsBits) {
+      e = LaunchMoments<uint32_t, uint64_t>(frames, planes[k], w.moments, w.terms[k], stream);
+    } else {
+      e = LaunchMoments<uint64_t, uint64_t>(frames, planes[k], w.moments, w.terms[k], stream);
+    }
+    if (e != cudaSuccess) return e;
+  }
+  if (exact) {
+    const PlaneTerms terms{{w.terms[0], w.terms[1], w.terms[2]},
+                           {Pixels(planes[0]), Pixels(planes[1]), Pixels(planes[2])}};
+    return LaunchOrderedSums<3>(terms, Pixels(planes[0]), w.sum, d_sums, stream);
+  }
+  for (int k = 0; k < 3; ++k) {
+    size_t tree_bytes = w.tree_bytes;
+    const cudaError_t e = cub::DeviceReduce::Sum(w.tree, tree_bytes, w.terms[k], d_sums + k,
+                                                 static_cast<int64_t>(Pixels(planes[k])), stream);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
 }
 
 }  // namespace cuda

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Launch functions of the SSIM kernels (kernels/ssim.cu), for the CUDA
-// backend's host code: one plane's sum of dump_ssim's terms, exact (the bits
-// of the CPU's raster-order loop, by the signed ordered sum) or by a tree
-// (the benchmark's baseline). Nothing here synchronises or allocates.
+// backend's host code: the three planes' sums of dump_ssim's terms, exact
+// (the bits of the CPU's raster-order loops, by the signed ordered sum) or
+// by a tree (the benchmark's baseline). Nothing here synchronises or
+// allocates.
 #ifndef S2C_KERNELS_SSIM_LAUNCH_H_
 #define S2C_KERNELS_SSIM_LAUNCH_H_
 
@@ -29,16 +30,17 @@ struct SsimPlaneArgs {
   const int32_t* vsum;  // [y]
 };
 
-// Device scratch for one plane at a time of frames whose largest plane is
-// width x height, at bit_depth: the horizontal moments, the terms and the
-// sum's workspace.
-size_t SsimWorkspaceBytes(int width, int height, int bit_depth);
+// Device scratch for the three planes of frames at bit_depth: the
+// horizontal moments of one plane at a time (planes[0], Y', the largest),
+// the three planes' terms and the sums' workspace.
+size_t SsimWorkspaceBytes(const SsimPlaneArgs planes[3], int bit_depth);
 
-// The sum of plane's terms (ssim_steps.h, SsimTerm) in raster order, into
-// *d_sum: exact, or by cub's tree when `exact` is false (not the CPU's bits).
-cudaError_t LaunchSsimPlaneSum(const PairFrames& frames, const SsimPlaneArgs& plane,
-                               void* workspace, size_t workspace_bytes, bool exact,
-                               double* d_sum, cudaStream_t stream);
+// The three sums of the planes' terms (ssim_steps.h, SsimTerm), each in
+// raster order, into d_sums[0..2]: exact, or by cub's tree when `exact` is
+// false (not the CPU's bits).
+cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[3],
+                           void* workspace, size_t workspace_bytes, bool exact, double* d_sums,
+                           cudaStream_t stream);
 
 }  // namespace cuda
 }  // namespace s2c

@@ -89,11 +89,18 @@ class CudaBackendImpl : public CudaBackend {
     width_ = height_ = 0;
     size_t free_bytes = 0, total_bytes = 0;
     S2C_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
-    // SSIM's workspace is sized at the first pair, for its bit depth;
-    // 8 bits here.
-    const size_t per_slot =
-        ((metrics_ & kMetricSsimulacra2) ? SlotDeviceBytes(width, height) : 0) +
-        ((metrics_ & kMetricSsim) ? cuda::SsimWorkspaceBytes(width, height, 8) : 0);
+    // SSIM's workspace is sized at the first pair, for its format; 8-bit
+    // 4:2:0 here.
+    size_t per_slot = (metrics_ & kMetricSsimulacra2) ? SlotDeviceBytes(width, height) : 0;
+    if (metrics_ & kMetricSsim) {
+      FrameDesc i420;
+      i420.format = PixelFormat::kI420;
+      i420.width = width;
+      i420.height = height;
+      FrameLayout layout;
+      S2C_RETURN_IF_ERROR(DescribeFormat(i420, &layout));
+      per_slot += CudaSsim::DeviceBytes(layout);
+    }
     const size_t needed = per_slot * slots_.size();
     if (needed > free_bytes) {
       return Status(StatusCode::kOutOfMemory,

@@ -10,6 +10,15 @@ namespace s2c {
 
 namespace {
 
+// The planes' sizes (what the workspace depends on).
+void PlaneSizes(const FrameLayout& l, cuda::SsimPlaneArgs planes[3]) {
+  for (int k = 0; k < 3; ++k) {
+    planes[k] = {};
+    planes[k].width = k == 0 ? l.width : l.chroma_width;
+    planes[k].height = k == 0 ? l.height : l.chroma_height;
+  }
+}
+
 bool SameGeometry(const FrameLayout& a, const FrameLayout& b) {
   return a.width == b.width && a.height == b.height && a.chroma_width == b.chroma_width &&
          a.chroma_height == b.chroma_height && a.chroma_shift_x == b.chroma_shift_x &&
@@ -19,7 +28,9 @@ bool SameGeometry(const FrameLayout& a, const FrameLayout& b) {
 }  // namespace
 
 size_t CudaSsim::DeviceBytes(const FrameLayout& layout) {
-  return cuda::SsimWorkspaceBytes(layout.width, layout.height, layout.bit_depth);
+  cuda::SsimPlaneArgs planes[3];
+  PlaneSizes(layout, planes);
+  return cuda::SsimWorkspaceBytes(planes, layout.bit_depth);
 }
 
 Status CudaSsim::Prepare(const FrameLayout& layout, double pixel_aspect) {
@@ -68,10 +79,8 @@ Status CudaSsim::Enqueue(const cuda::PairFrames& frames, bool exact, double* d_s
   if (!SameGeometry(frames.layout[0], layout_) || frames.layout[0].bit_depth != layout_.bit_depth) {
     return Status(StatusCode::kInternal, "SSIM: frames differ from the prepared layout");
   }
-  for (int k = 0; k < 3; ++k) {
-    S2C_CUDA_TRY(cuda::LaunchSsimPlaneSum(frames, args_[k], workspace_.get(), workspace_.bytes(),
-                                          exact, d_sums + k, stream));
-  }
+  S2C_CUDA_TRY(cuda::LaunchSsimSums(frames, args_, workspace_.get(), workspace_.bytes(), exact,
+                                    d_sums, stream));
   return Status::Ok();
 }
 

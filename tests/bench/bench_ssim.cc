@@ -7,6 +7,8 @@
 // SSIM, and both metrics over SSIMULACRA 2 alone. The exact SSIM of the
 // benchmark's pair is checked against the CPU reference (==).
 // Usage: bench_ssim [pairs] [seconds-per-config] [depth (6)] [WxH ...]
+// S2C_BENCH_CONFIG="ssim exact" (a configuration's name) runs that one
+// alone, e.g. under a profiler.
 #include <cuda_runtime_api.h>
 
 #include <cmath>
@@ -85,8 +87,10 @@ int main(int argc, char** argv) {
     if (!Check(s2c::SsimCompare(ref.View(), dist.View(), &cpu, &pool), "CPU SSIM")) return 1;
     const PlacedFrame pr(ref, Placement::kDevice), pd(dist, Placement::kDevice);
     double ms[std::size(kConfigs)][2] = {};
+    const char* only = std::getenv("S2C_BENCH_CONFIG");
     for (size_t k = 0; k < std::size(kConfigs); ++k) {
       const Config& cfg = kConfigs[k];
+      if (only != nullptr && std::strcmp(only, cfg.name) != 0) continue;
       s2c::CudaBackendOptions o;
       o.max_in_flight = depth;
       o.sum_mode = cfg.mode;
