@@ -188,7 +188,8 @@ cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void
 }
 
 // The three planes' terms as the three sums of one launch (a group each),
-// zero past a plane's end: adding +0.0 leaves a sum as it is.
+// zero past a plane's end (Length: the chroma planes' padding costs the
+// passes nothing): adding +0.0 leaves a sum as it is.
 struct PlaneTerms {
   static constexpr bool kSigned = true;
   static constexpr int kGroups = 3;
@@ -197,6 +198,7 @@ struct PlaneTerms {
   __device__ void operator()(uint64_t i, int group, double (&t)[1]) const {
     t[0] = i < n[group] ? terms[group][i] : 0.0;
   }
+  __device__ uint64_t Length(int group) const { return n[group]; }
 };
 
 }  // namespace
