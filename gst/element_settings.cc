@@ -65,6 +65,19 @@ GType ResultsFailureGetType() {
   return type;
 }
 
+// The "metrics" flags; the values are the library's Metric bits.
+GType MetricsGetType() {
+  static gsize type = 0;
+  static const GFlagsValue values[] = {
+      {kMetricSsimulacra2, "SSIMULACRA 2.1 (libjxl)", "ssimulacra2"},
+      {kMetricSsim, "SSIM as Xiph's daala dump_ssim (YUV input only)", "ssim"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type, g_flags_register_static("GstSsimulacra2CmpMetrics", values));
+  }
+  return type;
+}
+
 }  // namespace
 
 void InstallElementProperties(GObjectClass* oc) {
@@ -158,6 +171,12 @@ void InstallElementProperties(GObjectClass* oc) {
                         "depend on it",
                         0, 1024, DEFAULT_CPU_THREADS, flags));
   g_object_class_install_property(
+      oc, PROP_METRICS,
+      g_param_spec_flags("metrics", "Metrics",
+                         "What each pair is scored with: ssimulacra2, ssim (YUV input only), "
+                         "or both (ssimulacra2+ssim)",
+                         MetricsGetType(), DEFAULT_METRICS, flags));
+  g_object_class_install_property(
       oc, PROP_LAST_SCORE,
       g_param_spec_double("last-score", "Last score",
                           "Score of the last scored pair (NaN before the first)",
@@ -172,6 +191,7 @@ void InstallElementProperties(GObjectClass* oc) {
   gst_type_mark_as_plugin_api(ResultsFormatGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(LivePolicyGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(ResultsFailureGetType(), static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(MetricsGetType(), static_cast<GstPluginAPIFlags>(0));
 }
 
 bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
@@ -209,6 +229,13 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
       return true;
     case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
+    case PROP_METRICS: {
+      // No metric at all means the default rather than an element that
+      // scores nothing.
+      const unsigned m = g_value_get_flags(value) & kAllMetrics;
+      s->metrics = m != 0 ? m : DEFAULT_METRICS;
+      return true;
+    }
     default:
       return false;
   }
@@ -242,6 +269,7 @@ bool GetSettingsProperty(const ElementSettings& s,
       return true;
     case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
+    case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;
     default:
       return false;
   }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backend_factory.h"
+#include "metrics.h"
 #include "results_writer.h"
 
 namespace s2c {
@@ -37,6 +38,7 @@ enum ElementProperty {
   PROP_RESULTS_WRITE_FAILURE,
   PROP_LINK_TIMEOUT,
   PROP_CPU_THREADS,
+  PROP_METRICS,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -54,6 +56,7 @@ enum ElementProperty {
 #define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
 #define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
 #define DEFAULT_CPU_THREADS 0
+#define DEFAULT_METRICS s2c::kMetricSsimulacra2
 
 // The settable properties except results-location, which is kept apart so
 // that copying the settings on each frame never allocates.
@@ -71,6 +74,7 @@ struct ElementSettings {
   ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;
   GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
   int cpu_threads = DEFAULT_CPU_THREADS;
+  unsigned metrics = DEFAULT_METRICS;  // Metric bits
 };
 
 // Installs every property of the element, the read-only ones included, and

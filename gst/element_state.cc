@@ -20,7 +20,9 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
   std::lock_guard<std::mutex> lock(p->results_lock);
   SummaryMessage m;
   m.reason = reason;
+  m.metrics = p->metrics;
   m.scores = p->results.stats.Summarize();
+  m.ssim = p->results.ssim_stats.Summarize();
   m.ref_unpaired = p->results.ref_unpaired;
   m.dist_unpaired = p->results.dist_unpaired;
   m.ref_late = p->results.ref_late;

@@ -57,7 +57,8 @@ struct PadFormat {
 
 // Per-segment results, read by the application through properties.
 struct Results {
-  ScoreStats stats;
+  ScoreStats stats;       // SSIMULACRA 2's scores
+  ScoreStats ssim_stats;  // SSIM's combined raw values
   uint64_t ref_unpaired = 0;
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;
@@ -76,6 +77,7 @@ struct ElementState {
   // never at the same time (the base class stops the task around flush).
   std::unique_ptr<Backend> backend;
   bool backend_is_cuda = false;
+  unsigned metrics = kMetricSsimulacra2;  // the backend's, set at start
   int configured_width = 0;
   int configured_height = 0;
   PadFormat format[2];

@@ -239,8 +239,13 @@ gboolean Start(GstAggregator* agg) {
     GST_INFO_OBJECT(self, "scoring on the CPU: %s", selection.fallback_reason.c_str());
 #endif
   }
+  const s2c::Status metrics = selection.backend->SetMetrics(s.metrics);
+  if (!metrics.ok()) {
+    GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("%s", metrics.message().c_str()), (nullptr));
+    return FALSE;
+  }
   if (!location.empty() &&
-      !p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION)) {
+      !p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics)) {
     GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                       ("Could not open the results file \"%s\" for writing.",
                        location.c_str()),
@@ -250,6 +255,7 @@ gboolean Start(GstAggregator* agg) {
   GST_INFO_OBJECT(self, "scoring on the %s backend", selection.backend->name());
   p->backend = std::move(selection.backend);
   p->backend_is_cuda = selection.is_cuda;
+  p->metrics = s.metrics;
   p->configured_width = p->configured_height = 0;
   p->negotiation_failed = false;
   p->paired_any = false;

@@ -115,9 +115,11 @@ void UnmapPending(Pending* p) {
   p->state = PairState::kUnscored;
 }
 
+// The threshold watches SSIMULACRA 2's score (none without it).
 void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
                  const FrameMessage& f) {
   ElementState* p = self->priv;
+  if (!(f.metrics & kMetricSsimulacra2)) return;
   const bool raise = !p->alarm && f.score < s.threshold;
   const bool clear = p->alarm && f.score >= s.threshold + s.threshold_hysteresis;
   if (!raise && !clear) return;
@@ -142,13 +144,19 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   f.frame_index = p->frame_index++;
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
-    p->results.stats.Add(score);
-    p->results.last_score = score;
+    if (f.metrics & kMetricSsimulacra2) {
+      p->results.stats.Add(score);
+      p->results.last_score = score;
+    }
+    if (f.metrics & kMetricSsim) p->results.ssim_stats.Add(f.ssim.combined);
   }
   GstBuffer* out = gst_buffer_make_writable(pending->ref);
   pending->ref = nullptr;
   ScoreMeta meta;
+  meta.metrics = f.metrics;
   meta.score = score;
+  meta.ssim = f.ssim.combined;
+  meta.ssim_db = f.ssim.combined_db;
   meta.frame_index = f.frame_index;
   meta.dist_timestamp = f.dist_timestamp;
   AddScoreMeta(out, meta);
@@ -245,7 +253,9 @@ Status CollectInto(ElementState* p, Pending* pending, bool wait, bool* ready) {
   g_assert(tag == pending->tag);
   UnmapPending(pending);
   pending->state = PairState::kScored;
+  pending->frame.metrics = result.metrics;
   pending->frame.score = result.score;
+  pending->frame.ssim = result.ssim;
   return status;
 }
 

@@ -2,6 +2,7 @@
 #include "results_writer.h"
 
 #include <cinttypes>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,7 @@ namespace s2c {
 namespace {
 
 constexpr char kMetric[] = "ssimulacra2";
+constexpr char kSsimMetric[] = "ssim";
 
 // A GstClockTime as a JSON value or CSV cell: the number, or null / empty.
 std::string TimeField(GstClockTime t, ResultsFormat format) {
@@ -23,6 +25,13 @@ std::string Number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.17g", v);
   return buf;
+}
+
+// SSIM in dB is +inf for identical frames, which JSON cannot hold: null
+// there, "inf" in CSV (the raw value, 1, says the same exactly).
+std::string Decibels(double v, ResultsFormat format) {
+  if (!std::isinf(v)) return Number(v);
+  return format == ResultsFormat::kCsv ? "inf" : "null";
 }
 
 std::string Number(uint64_t v) {
@@ -43,9 +52,24 @@ Fields PooledFields(const ScoreSummary& s) {
           {"p95", Number(s.p95)},          {"stddev", Number(s.stddev)}};
 }
 
+// The metrics' values of one frame, in file order.
+Fields MetricFields(const FrameMessage& f, unsigned metrics, ResultsFormat format) {
+  Fields out;
+  if (metrics & kMetricSsimulacra2) out.push_back({kMetric, Number(f.score)});
+  if (metrics & kMetricSsim) {
+    out.push_back({kSsimMetric, Number(f.ssim.combined)});
+    out.push_back({"ssim_db", Decibels(f.ssim.combined_db, format)});
+    out.push_back({"ssim_y", Number(f.ssim.plane[0])});
+    out.push_back({"ssim_cb", Number(f.ssim.plane[1])});
+    out.push_back({"ssim_cr", Number(f.ssim.plane[2])});
+  }
+  return out;
+}
+
 Fields CountFields(const SummaryMessage& m) {
-  return {{"frames_scored", Number(m.scores.frames)},
-          {"percentile_frames", Number(m.scores.percentile_frames)},
+  const ScoreSummary& any = (m.metrics & kMetricSsimulacra2) ? m.scores : m.ssim;
+  return {{"frames_scored", Number(m.frames_scored())},
+          {"percentile_frames", Number(any.percentile_frames)},
           {"ref_unpaired", Number(m.ref_unpaired)},
           {"dist_unpaired", Number(m.dist_unpaired)},
           {"ref_late", Number(m.ref_late)},
@@ -65,8 +89,10 @@ std::string JsonObject(const Fields& fields) {
 
 // The pooled metrics and the counts as json members (no braces around).
 std::string SummaryMembers(const SummaryMessage& m) {
-  return "\"pooled_metrics\":{\"" + std::string(kMetric) + "\":" +
-         JsonObject(PooledFields(m.scores)) + "},\"summary\":" + JsonObject(CountFields(m));
+  Fields pooled;
+  if (m.metrics & kMetricSsimulacra2) pooled.push_back({kMetric, JsonObject(PooledFields(m.scores))});
+  if (m.metrics & kMetricSsim) pooled.push_back({kSsimMetric, JsonObject(PooledFields(m.ssim))});
+  return "\"pooled_metrics\":" + JsonObject(pooled) + ",\"summary\":" + JsonObject(CountFields(m));
 }
 
 // A string as a JSON string literal (the version is ours, but quote it
@@ -83,17 +109,22 @@ std::string JsonString(const std::string& s) {
 }  // namespace
 
 bool ResultsWriter::Open(const std::string& path, ResultsFormat format,
-                         const std::string& version) {
+                         const std::string& version, unsigned metrics) {
   Close();
   file_ = std::fopen(path.c_str(), "w");
   if (file_ == nullptr) return false;
   format_ = format;
+  metrics_ = metrics;
   wrote_frame_ = false;
   finished_ = false;
   switch (format_) {
-    case ResultsFormat::kCsv:
-      return Put("frameNum,timestamp,running_time,dist_timestamp," + std::string(kMetric) +
-                 "\n");
+    case ResultsFormat::kCsv: {
+      std::string header = "frameNum,timestamp,running_time,dist_timestamp";
+      for (const auto& f : MetricFields(FrameMessage(), metrics_, format_)) {
+        header += "," + std::string(f.first);
+      }
+      return Put(header + "\n");
+    }
     case ResultsFormat::kJson:
       return Put("{\"version\":" + JsonString(version) + ",\"frames\":[\n");
     case ResultsFormat::kJsonLines:
@@ -108,30 +139,25 @@ bool ResultsWriter::Write(const FrameMessage& f) {
   const std::string ts = TimeField(f.timestamp, format_);
   const std::string rt = TimeField(f.running_time, format_);
   const std::string dts = TimeField(f.dist_timestamp, format_);
-  const std::string score = Number(f.score);
+  const Fields metrics = MetricFields(f, metrics_, format_);
+  Fields flat = {{"frameNum", index}, {"timestamp", ts}, {"running_time", rt},
+                 {"dist_timestamp", dts}};
   std::string line;
   switch (format_) {
     case ResultsFormat::kCsv:
-      line = index + "," + ts + "," + rt + "," + dts + "," + score + "\n";
+      line = index + "," + ts + "," + rt + "," + dts;
+      for (const auto& m : metrics) line += "," + m.second;
+      line += "\n";
       break;
     case ResultsFormat::kJsonLines:
-      line = JsonObject({{"frameNum", index},
-                         {"timestamp", ts},
-                         {"running_time", rt},
-                         {"dist_timestamp", dts},
-                         {kMetric, score}}) +
-             "\n";
+      flat.insert(flat.end(), metrics.begin(), metrics.end());
+      line = JsonObject(flat) + "\n";
       break;
     case ResultsFormat::kJson:
       // A comma before every frame but the first: the file stays a prefix
       // of the finished document, complete up to the last frame.
-      line = std::string(wrote_frame_ ? "," : "") +
-             JsonObject({{"frameNum", index},
-                         {"timestamp", ts},
-                         {"running_time", rt},
-                         {"dist_timestamp", dts},
-                         {"metrics", JsonObject({{kMetric, score}})}}) +
-             "\n";
+      flat.push_back({"metrics", JsonObject(metrics)});
+      line = std::string(wrote_frame_ ? "," : "") + JsonObject(flat) + "\n";
       break;
   }
   wrote_frame_ = true;
@@ -144,7 +170,14 @@ bool ResultsWriter::Finish(const SummaryMessage& m) {
   switch (format_) {
     case ResultsFormat::kCsv: {
       std::string lines;
-      for (const auto& f : PooledFields(m.scores)) lines += "# " + std::string(f.first) + "," + f.second + "\n";
+      if (m.metrics & kMetricSsimulacra2) {
+        for (const auto& f : PooledFields(m.scores)) lines += "# " + std::string(f.first) + "," + f.second + "\n";
+      }
+      if (m.metrics & kMetricSsim) {
+        for (const auto& f : PooledFields(m.ssim)) {
+          lines += "# ssim_" + std::string(f.first) + "," + f.second + "\n";
+        }
+      }
       for (const auto& f : CountFields(m)) lines += "# " + std::string(f.first) + "," + f.second + "\n";
       return Put(lines);
     }

@@ -5,12 +5,17 @@
 // - json: libvmaf's layout, which VMAF tooling reads: {"version", "frames":
 //   [{"frameNum", the timestamps, "metrics": {"ssimulacra2"}}],
 //   "pooled_metrics": {"ssimulacra2": {min, max, mean, harmonic_mean, the
-//   percentiles, stddev}}, "summary": {the counts}}.
+//   percentiles, stddev}}, "summary": {the counts}}. With SSIM, each frame's
+//   metrics also hold "ssim", "ssim_db" (null for +inf), "ssim_y", "ssim_cb"
+//   and "ssim_cr", and pooled_metrics "ssim" (of the raw combined values);
+//   without SSIMULACRA 2 its fields are absent.
 // - jsonl: one object per frame with the same fields flattened
-//   ({"frameNum", ..., "ssimulacra2"}), then one object with
+//   ({"frameNum", ..., "ssimulacra2", "ssim", ...}), then one object with
 //   "pooled_metrics" and "summary".
 // - csv: a header line, one row per frame, then the summary as lines that
 //   start with '#' ("# name,value").
+//   With SSIM the rows have its five columns after ssimulacra2's, and the
+//   summary its statistics as "# ssim_name,value" lines.
 //
 // Each frame is written and flushed when it is scored, and the summary when
 // the stream ends, so a crash loses nothing already scored: a json file then
@@ -38,7 +43,8 @@ class ResultsWriter {
   // Truncates `path` and writes what comes before the first frame (the csv
   // header, the json document's start with `version`). False (errno set) on
   // failure.
-  bool Open(const std::string& path, ResultsFormat format, const std::string& version);
+  bool Open(const std::string& path, ResultsFormat format, const std::string& version,
+            unsigned metrics = kMetricSsimulacra2);
   bool is_open() const { return file_ != nullptr; }
 
   // One frame: frame index, timestamps in ns (null / empty when unknown),
@@ -57,6 +63,7 @@ class ResultsWriter {
 
   std::FILE* file_ = nullptr;
   ResultsFormat format_ = ResultsFormat::kJsonLines;
+  unsigned metrics_ = kMetricSsimulacra2;  // the columns each frame has
   bool wrote_frame_ = false;
   bool finished_ = false;
 };

@@ -47,6 +47,13 @@ constexpr char kStddev[] = "stddev";
 
 constexpr char kThreshold[] = "threshold";
 
+// SSIM (metrics with ssim): the frame's values, and the summary's statistics
+// under the same names as SSIMULACRA 2's with this prefix.
+constexpr char kSsim[] = "ssim";
+constexpr char kSsimDb[] = "ssim-db";
+constexpr char kSsimPlane[3][8] = {"ssim-y", "ssim-cb", "ssim-cr"};
+constexpr char kSsimPrefix[] = "ssim-";
+
 GstStructure* NewMessageStructure(const char* type) {
   return gst_structure_new(kMessageName, kType, G_TYPE_STRING, type, nullptr);
 }
@@ -77,8 +84,15 @@ MessageType GetMessageType(const GstStructure* s) {
 
 GstStructure* FrameMessage::ToStructure() const {
   GstStructure* s = NewMessageStructure(kTypeFrame);
-  gst_structure_set(s, kScore, G_TYPE_DOUBLE, score,
-                    kFrameIndex, G_TYPE_UINT64, guint64{frame_index},
+  if (metrics & kMetricSsimulacra2) gst_structure_set(s, kScore, G_TYPE_DOUBLE, score, nullptr);
+  if (metrics & kMetricSsim) {
+    gst_structure_set(s, kSsim, G_TYPE_DOUBLE, ssim.combined, kSsimDb, G_TYPE_DOUBLE,
+                      ssim.combined_db, nullptr);
+    for (int k = 0; k < 3; ++k) {
+      gst_structure_set(s, kSsimPlane[k], G_TYPE_DOUBLE, ssim.plane[k], nullptr);
+    }
+  }
+  gst_structure_set(s, kFrameIndex, G_TYPE_UINT64, guint64{frame_index},
                     kTimestamp, G_TYPE_UINT64, guint64{timestamp},
                     kStreamTime, G_TYPE_UINT64, guint64{stream_time},
                     kRunningTime, G_TYPE_UINT64, guint64{running_time},
@@ -89,8 +103,23 @@ GstStructure* FrameMessage::ToStructure() const {
 }
 
 bool FrameMessage::FromStructure(const GstStructure* s, FrameMessage* out) {
-  return HasType(s, kTypeFrame) &&
-         gst_structure_get_double(s, kScore, &out->score) &&
+  if (!HasType(s, kTypeFrame)) return false;
+  out->metrics = 0;
+  if (gst_structure_has_field(s, kScore)) {
+    if (!gst_structure_get_double(s, kScore, &out->score)) return false;
+    out->metrics |= kMetricSsimulacra2;
+  }
+  if (gst_structure_has_field(s, kSsim)) {
+    if (!gst_structure_get_double(s, kSsim, &out->ssim.combined) ||
+        !gst_structure_get_double(s, kSsimDb, &out->ssim.combined_db)) {
+      return false;
+    }
+    for (int k = 0; k < 3; ++k) {
+      if (!gst_structure_get_double(s, kSsimPlane[k], &out->ssim.plane[k])) return false;
+    }
+    out->metrics |= kMetricSsim;
+  }
+  return out->metrics != 0 &&
          GetU64(s, kFrameIndex, &out->frame_index) &&
          GetU64(s, kTimestamp, &out->timestamp) &&
          GetU64(s, kStreamTime, &out->stream_time) &&
@@ -99,29 +128,51 @@ bool FrameMessage::FromStructure(const GstStructure* s, FrameMessage* out) {
          GetU64(s, kDistTimestamp, &out->dist_timestamp);
 }
 
+namespace {
+
+// A summary's statistics fields, under `prefix` ("" for SSIMULACRA 2's).
+struct StatField {
+  const char* name;
+  double ScoreSummary::*value;
+};
+constexpr StatField kStatFields[] = {
+    {kMean, &ScoreSummary::mean},     {kMin, &ScoreSummary::min},
+    {kMax, &ScoreSummary::max},       {kHarmonicMean, &ScoreSummary::harmonic_mean},
+    {kP1, &ScoreSummary::p1},         {kP5, &ScoreSummary::p5},
+    {kP10, &ScoreSummary::p10},       {kP25, &ScoreSummary::p25},
+    {kMedian, &ScoreSummary::median}, {kP75, &ScoreSummary::p75},
+    {kP95, &ScoreSummary::p95},       {kStddev, &ScoreSummary::stddev}};
+
+void SetStats(GstStructure* s, const std::string& prefix, const ScoreSummary& v) {
+  gst_structure_set(s, (prefix + kPercentileFrames).c_str(), G_TYPE_UINT64,
+                    guint64{v.percentile_frames}, nullptr);
+  for (const StatField& f : kStatFields) {
+    gst_structure_set(s, (prefix + f.name).c_str(), G_TYPE_DOUBLE, v.*f.value, nullptr);
+  }
+}
+
+bool GetStats(const GstStructure* s, const std::string& prefix, ScoreSummary* v) {
+  if (!GetU64(s, (prefix + kPercentileFrames).c_str(), &v->percentile_frames)) return false;
+  for (const StatField& f : kStatFields) {
+    if (!gst_structure_get_double(s, (prefix + f.name).c_str(), &(v->*f.value))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 GstStructure* SummaryMessage::ToStructure() const {
   GstStructure* s = NewMessageStructure(kTypeSummary);
   gst_structure_set(s, kReason, G_TYPE_STRING, reason.c_str(),
-                    kFramesScored, G_TYPE_UINT64, guint64{scores.frames},
+                    kFramesScored, G_TYPE_UINT64, guint64{frames_scored()},
                     kRefUnpaired, G_TYPE_UINT64, guint64{ref_unpaired},
                     kDistUnpaired, G_TYPE_UINT64, guint64{dist_unpaired},
                     kRefLate, G_TYPE_UINT64, guint64{ref_late},
                     kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
                     kRefGaps, G_TYPE_UINT64, guint64{ref_gaps},
-                    kResultsLost, G_TYPE_UINT64, guint64{results_lost},
-                    kMean, G_TYPE_DOUBLE, scores.mean,
-                    kMin, G_TYPE_DOUBLE, scores.min,
-                    kMax, G_TYPE_DOUBLE, scores.max,
-                    kHarmonicMean, G_TYPE_DOUBLE, scores.harmonic_mean,
-                    kPercentileFrames, G_TYPE_UINT64, guint64{scores.percentile_frames},
-                    kP1, G_TYPE_DOUBLE, scores.p1,
-                    kP5, G_TYPE_DOUBLE, scores.p5,
-                    kP10, G_TYPE_DOUBLE, scores.p10,
-                    kP25, G_TYPE_DOUBLE, scores.p25,
-                    kMedian, G_TYPE_DOUBLE, scores.median,
-                    kP75, G_TYPE_DOUBLE, scores.p75,
-                    kP95, G_TYPE_DOUBLE, scores.p95,
-                    kStddev, G_TYPE_DOUBLE, scores.stddev, nullptr);
+                    kResultsLost, G_TYPE_UINT64, guint64{results_lost}, nullptr);
+  if (metrics & kMetricSsimulacra2) SetStats(s, "", scores);
+  if (metrics & kMetricSsim) SetStats(s, kSsimPrefix, ssim);
   return s;
 }
 
@@ -131,27 +182,28 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
   const char* reason = gst_structure_get_string(s, kReason);
   if (reason == nullptr) return false;
   out->reason = reason;
-  ScoreSummary& v = out->scores;
-  return GetU64(s, kFramesScored, &v.frames) &&
-         GetU64(s, kRefUnpaired, &out->ref_unpaired) &&
-         GetU64(s, kDistUnpaired, &out->dist_unpaired) &&
-         GetU64(s, kRefLate, &out->ref_late) &&
-         GetU64(s, kRefSkipped, &out->ref_skipped) &&
-         GetU64(s, kRefGaps, &out->ref_gaps) &&
-         GetU64(s, kResultsLost, &out->results_lost) &&
-         gst_structure_get_double(s, kMean, &v.mean) &&
-         gst_structure_get_double(s, kMin, &v.min) &&
-         gst_structure_get_double(s, kMax, &v.max) &&
-         gst_structure_get_double(s, kHarmonicMean, &v.harmonic_mean) &&
-         GetU64(s, kPercentileFrames, &v.percentile_frames) &&
-         gst_structure_get_double(s, kP1, &v.p1) &&
-         gst_structure_get_double(s, kP5, &v.p5) &&
-         gst_structure_get_double(s, kP10, &v.p10) &&
-         gst_structure_get_double(s, kP25, &v.p25) &&
-         gst_structure_get_double(s, kMedian, &v.median) &&
-         gst_structure_get_double(s, kP75, &v.p75) &&
-         gst_structure_get_double(s, kP95, &v.p95) &&
-         gst_structure_get_double(s, kStddev, &v.stddev);
+  uint64_t frames = 0;
+  if (!GetU64(s, kFramesScored, &frames) ||
+      !GetU64(s, kRefUnpaired, &out->ref_unpaired) ||
+      !GetU64(s, kDistUnpaired, &out->dist_unpaired) ||
+      !GetU64(s, kRefLate, &out->ref_late) ||
+      !GetU64(s, kRefSkipped, &out->ref_skipped) ||
+      !GetU64(s, kRefGaps, &out->ref_gaps) ||
+      !GetU64(s, kResultsLost, &out->results_lost)) {
+    return false;
+  }
+  out->metrics = 0;
+  if (gst_structure_has_field(s, kMean)) {
+    if (!GetStats(s, "", &out->scores)) return false;
+    out->metrics |= kMetricSsimulacra2;
+  }
+  if (gst_structure_has_field(s, (std::string(kSsimPrefix) + kMean).c_str())) {
+    if (!GetStats(s, kSsimPrefix, &out->ssim)) return false;
+    out->metrics |= kMetricSsim;
+  }
+  out->scores.frames = (out->metrics & kMetricSsimulacra2) ? frames : 0;
+  out->ssim.frames = (out->metrics & kMetricSsim) ? frames : 0;
+  return out->metrics != 0;
 }
 
 GstStructure* ThresholdMessage::ToStructure() const {

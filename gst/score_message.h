@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 
+#include "metrics.h"
 #include "stats.h"
 
 namespace s2c {
@@ -25,7 +26,11 @@ MessageType GetMessageType(const GstStructure* s);
 
 // type="frame": one per scored pair, in output order.
 struct FrameMessage {
+  // Which of the scores below the pair has (the element's "metrics"):
+  // "score" is SSIMULACRA 2's, the "ssim*" fields SSIM's.
+  unsigned metrics = kMetricSsimulacra2;
   double score = 0.0;  // exactly the backend's double
+  SsimResult ssim;     // combined, combined_db and the planes
   uint64_t frame_index = 0;  // counts scored pairs from 0 in the segment
   // Of the scored reference buffer (GST_CLOCK_TIME_NONE when unknown).
   GstClockTime timestamp = GST_CLOCK_TIME_NONE;
@@ -43,7 +48,14 @@ struct FrameMessage {
 // the "stats" property (reason "running").
 struct SummaryMessage {
   std::string reason;  // "eos", "flush" or "running"
-  ScoreSummary scores;
+  // Which statistics it holds; frames-scored is the pairs scored, which
+  // every metric's statistics count.
+  unsigned metrics = kMetricSsimulacra2;
+  ScoreSummary scores;  // SSIMULACRA 2's (unprefixed fields)
+  ScoreSummary ssim;    // SSIM's combined raw value ("ssim-" fields)
+  uint64_t frames_scored() const {
+    return (metrics & kMetricSsimulacra2) ? scores.frames : ssim.frames;
+  }
   uint64_t ref_unpaired = 0;   // reference frames passed through unscored
   uint64_t dist_unpaired = 0;  // distorted frames dropped without a partner
   uint64_t ref_late = 0;       // live: references passed on at the deadline

@@ -11,6 +11,8 @@ namespace {
 constexpr char kScore[] = SSIMULACRA2CMP_META_SCORE;
 constexpr char kFrameIndex[] = SSIMULACRA2CMP_META_FRAME_INDEX;
 constexpr char kDistTimestamp[] = SSIMULACRA2CMP_META_DIST_TIMESTAMP;
+constexpr char kSsim[] = SSIMULACRA2CMP_META_SSIM;
+constexpr char kSsimDb[] = SSIMULACRA2CMP_META_SSIM_DB;
 }  // namespace
 
 void RegisterScoreMeta() {
@@ -29,11 +31,16 @@ void AddScoreMeta(GstBuffer* buffer, const ScoreMeta& meta) {
   if (custom == nullptr) {
     custom = gst_buffer_add_custom_meta(buffer, kScoreMetaName);
   }
-  gst_structure_set(gst_custom_meta_get_structure(custom),
-                    kScore, G_TYPE_DOUBLE, meta.score,
-                    kFrameIndex, G_TYPE_UINT64, guint64{meta.frame_index},
-                    kDistTimestamp, G_TYPE_UINT64, guint64{meta.dist_timestamp},
-                    nullptr);
+  GstStructure* s = gst_custom_meta_get_structure(custom);
+  if (meta.metrics & kMetricSsimulacra2) {
+    gst_structure_set(s, kScore, G_TYPE_DOUBLE, meta.score, nullptr);
+  }
+  if (meta.metrics & kMetricSsim) {
+    gst_structure_set(s, kSsim, G_TYPE_DOUBLE, meta.ssim, kSsimDb, G_TYPE_DOUBLE, meta.ssim_db,
+                      nullptr);
+  }
+  gst_structure_set(s, kFrameIndex, G_TYPE_UINT64, guint64{meta.frame_index},
+                    kDistTimestamp, G_TYPE_UINT64, guint64{meta.dist_timestamp}, nullptr);
 }
 
 bool GetScoreMeta(GstBuffer* buffer, ScoreMeta* out) {
@@ -42,8 +49,13 @@ bool GetScoreMeta(GstBuffer* buffer, ScoreMeta* out) {
   const GstStructure* s = gst_custom_meta_get_structure(custom);
   guint64 index = 0;
   guint64 dist_ts = 0;
-  if (!gst_structure_get_double(s, kScore, &out->score) ||
-      !gst_structure_get_uint64(s, kFrameIndex, &index) ||
+  out->metrics = 0;
+  if (gst_structure_get_double(s, kScore, &out->score)) out->metrics |= kMetricSsimulacra2;
+  if (gst_structure_get_double(s, kSsim, &out->ssim) &&
+      gst_structure_get_double(s, kSsimDb, &out->ssim_db)) {
+    out->metrics |= kMetricSsim;
+  }
+  if (out->metrics == 0 || !gst_structure_get_uint64(s, kFrameIndex, &index) ||
       !gst_structure_get_uint64(s, kDistTimestamp, &dist_ts)) {
     return false;
   }

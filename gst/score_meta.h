@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The score attached to each scored reference buffer: a GstCustomMeta named
-// "Ssimulacra2CmpMeta" whose GstStructure holds score (gdouble), frame-index
-// (guint64) and dist-timestamp (guint64, GstClockTime). It has no tags, so
+// "Ssimulacra2CmpMeta" whose GstStructure holds score (gdouble, SSIMULACRA
+// 2), ssim and ssim-db (gdouble, with SSIM on), frame-index (guint64) and
+// dist-timestamp (guint64, GstClockTime). It has no tags, so
 // videoconvert, tee and queue keep it; applications read it with
 // gst_buffer_get_custom_meta() and gst_custom_meta_get_structure() from C or
 // Python, or with the installed C header ssimulacra2cmp-meta.h, which also
@@ -13,12 +14,17 @@
 
 #include <cstdint>
 
+#include "metrics.h"
+
 namespace s2c {
 
 extern const char kScoreMetaName[];  // "Ssimulacra2CmpMeta"
 
 struct ScoreMeta {
-  double score = 0.0;
+  unsigned metrics = kMetricSsimulacra2;  // which of the scores it holds
+  double score = 0.0;    // SSIMULACRA 2
+  double ssim = 0.0;     // SSIM, combined, raw
+  double ssim_db = 0.0;  // and in dB
   uint64_t frame_index = 0;
   GstClockTime dist_timestamp = GST_CLOCK_TIME_NONE;
 };

@@ -3,10 +3,12 @@
  * Reading the ssimulacra2cmp element's score from a buffer, in C.
  *
  * Each scored reference buffer leaving the element carries a GstCustomMeta
- * named "Ssimulacra2CmpMeta" whose GstStructure holds the score (gdouble,
- * exactly the backend's double), the frame index (guint64, from 0 in the
- * segment) and the PTS of the distorted buffer it was paired with (guint64,
- * a GstClockTime). Buffers that went out unscored carry no such meta. The
+ * named "Ssimulacra2CmpMeta" whose GstStructure holds the SSIMULACRA 2 score
+ * (gdouble, exactly the backend's double) when the element's "metrics"
+ * include ssimulacra2, SSIM raw and in dB (gdoubles) when they include ssim,
+ * the frame index (guint64, from 0 in the segment) and the PTS of the
+ * distorted buffer it was paired with (guint64, a GstClockTime). Buffers
+ * that went out unscored carry no such meta. The
  * plugin registers the meta when it is loaded; this header adds nothing to
  * link against (pkg-config --cflags ssimulacra2cmp).
  *
@@ -24,9 +26,12 @@ G_BEGIN_DECLS
 #define SSIMULACRA2CMP_META_SCORE "score"
 #define SSIMULACRA2CMP_META_FRAME_INDEX "frame-index"
 #define SSIMULACRA2CMP_META_DIST_TIMESTAMP "dist-timestamp"
+#define SSIMULACRA2CMP_META_SSIM "ssim"
+#define SSIMULACRA2CMP_META_SSIM_DB "ssim-db"
 
-/* The score of a buffer the element scored: TRUE and the three values (any
- * pointer may be NULL), or FALSE when the buffer carries no score. */
+/* The SSIMULACRA 2 score of a buffer the element scored: TRUE and the three
+ * values (any pointer may be NULL), or FALSE when the buffer carries no such
+ * score (unscored, or metrics without ssimulacra2). */
 static inline gboolean ssimulacra2cmp_buffer_get_score(GstBuffer *buffer, gdouble *score,
                                                        guint64 *frame_index,
                                                        GstClockTime *dist_timestamp) {
@@ -44,6 +49,25 @@ static inline gboolean ssimulacra2cmp_buffer_get_score(GstBuffer *buffer, gdoubl
   if (score != NULL) *score = v;
   if (frame_index != NULL) *frame_index = index;
   if (dist_timestamp != NULL) *dist_timestamp = dist;
+  return TRUE;
+}
+
+/* SSIM of a buffer the element scored with metrics including ssim: TRUE
+ * and the combined value raw and in dB (+inf for identical frames; either
+ * pointer may be NULL), or FALSE when the buffer carries no SSIM. */
+static inline gboolean ssimulacra2cmp_buffer_get_ssim(GstBuffer *buffer, gdouble *ssim,
+                                                      gdouble *ssim_db) {
+  GstCustomMeta *meta = gst_buffer_get_custom_meta(buffer, SSIMULACRA2CMP_META_NAME);
+  const GstStructure *s;
+  gdouble raw = 0.0, db = 0.0;
+  if (meta == NULL) return FALSE;
+  s = gst_custom_meta_get_structure(meta);
+  if (!gst_structure_get_double(s, SSIMULACRA2CMP_META_SSIM, &raw) ||
+      !gst_structure_get_double(s, SSIMULACRA2CMP_META_SSIM_DB, &db)) {
+    return FALSE;
+  }
+  if (ssim != NULL) *ssim = raw;
+  if (ssim_db != NULL) *ssim_db = db;
   return TRUE;
 }
 
