@@ -38,6 +38,11 @@ Status DescribeVideoInfo(const GstVideoInfo& info, const char* pad_name,
   }
   desc.width = GST_VIDEO_INFO_WIDTH(&info);
   desc.height = GST_VIDEO_INFO_HEIGHT(&info);
+  // SSIM's horizontal window follows the pixel aspect (square when unset).
+  if (GST_VIDEO_INFO_PAR_N(&info) > 0 && GST_VIDEO_INFO_PAR_D(&info) > 0) {
+    desc.pixel_aspect =
+        static_cast<double>(GST_VIDEO_INFO_PAR_N(&info)) / GST_VIDEO_INFO_PAR_D(&info);
+  }
   if (desc.width < kMinSide || desc.height < kMinSide) {
     return Refuse(StatusCode::kInvalidArgument, pad_name,
                   "frames of " + SizeText(desc.width, desc.height) +

@@ -6,42 +6,15 @@
 // window is dump_ssim's (weights summing to 256, symmetric).
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "check.h"
+#include "ssim_table.h"
 #include "ssim_reference.h"
 #include "y4m_reader.h"
 
 namespace {
-
-struct Expected {
-  std::string ref, dist;
-  double combined, y, cb, cr, combined_db;
-};
-
-// The rows "| ref.y4m | dist.y4m | raw combined | Y' | Cb | Cr | dB |" of the
-// README's table. strtod reads "inf" too.
-std::vector<Expected> ReadTable(const std::string& readme) {
-  std::vector<Expected> rows;
-  std::ifstream in(readme);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("| flower", 0) != 0) continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, '|');) {
-      const size_t a = cell.find_first_not_of(' '), b = cell.find_last_not_of(' ');
-      if (a != std::string::npos) cells.push_back(cell.substr(a, b - a + 1));
-    }
-    if (cells.size() != 7) continue;
-    rows.push_back({cells[0], cells[1], std::strtod(cells[2].c_str(), nullptr),
-                    std::strtod(cells[3].c_str(), nullptr), std::strtod(cells[4].c_str(), nullptr),
-                    std::strtod(cells[5].c_str(), nullptr), std::strtod(cells[6].c_str(), nullptr)});
-  }
-  return rows;
-}
 
 void TestWindow() {
   const std::vector<int> w = s2c::SsimWindow(532 * (1.5 / 256), 510);
@@ -70,13 +43,14 @@ int main() {
   TestWindow();
   TestRgbRefused();
   const std::string dir = s2c::test::TestdataDir();
-  const std::vector<Expected> rows =
-      dir.empty() ? std::vector<Expected>() : ReadTable(dir + "/ssim/README.md");
+  const std::vector<s2c::test::SsimExpected> rows =
+      dir.empty() ? std::vector<s2c::test::SsimExpected>()
+                  : s2c::test::ReadSsimTable(dir + "/ssim/README.md");
   if (rows.empty()) {
     std::printf("skipped: ../shared/testdata/ssim not found\n");
     return s2c::test::GlobalTally().failed == 0 ? 77 : 1;
   }
-  for (const Expected& e : rows) {
+  for (const s2c::test::SsimExpected& e : rows) {
     s2c::test::Y4mFrame ref, dist;
     std::string error;
     const bool read = s2c::test::ReadY4m(dir + "/ssim/" + e.ref, &ref, &error) &&

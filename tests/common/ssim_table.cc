@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "ssim_table.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace s2c {
+namespace test {
+
+std::vector<SsimExpected> ReadSsimTable(const std::string& readme) {
+  std::vector<SsimExpected> rows;
+  std::ifstream in(readme);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| flower", 0) != 0) continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, '|');) {
+      const size_t a = cell.find_first_not_of(' '), b = cell.find_last_not_of(' ');
+      if (a != std::string::npos) cells.push_back(cell.substr(a, b - a + 1));
+    }
+    if (cells.size() != 7) continue;
+    // strtod reads "inf" too.
+    rows.push_back({cells[0], cells[1], std::strtod(cells[2].c_str(), nullptr),
+                    std::strtod(cells[3].c_str(), nullptr), std::strtod(cells[4].c_str(), nullptr),
+                    std::strtod(cells[5].c_str(), nullptr), std::strtod(cells[6].c_str(), nullptr)});
+  }
+  return rows;
+}
+
+}  // namespace test
+}  // namespace s2c
