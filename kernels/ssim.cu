@@ -4,7 +4,8 @@
 //   horizontal  one block per row and 256 columns: the row's samples in
 //               shared memory, each thread the five window moments of one
 //               pixel (the window is symmetric, so taps k and -k share a
-//               multiply); integers, exact in any order
+//               multiply); integers, exact in any order (held in fp32 for
+//               8-bit samples, where they stay below 2^24)
 //   vertical    each thread four rows of one column: the vertical window
 //               over the horizontal moments, the weight from the windows'
 //               taps inside the plane, and the term (ssim_steps.h,
@@ -32,62 +33,76 @@ constexpr int kVGroups = 8;    // vertical: row groups per block
 constexpr int kVRows = 4;      // vertical: rows per thread
 
 // Horizontal moments fit 32 bits up to 11-bit samples (at most 2^8 times a
-// square below 2^22); beyond, 64 bits. The vertical sums, at most 2^16 times
-// a square, fit 32 bits up to 8-bit samples (2^16 * 255^2 < 2^32).
+// square below 2^22); beyond, 64 bits. For 8-bit samples they stay below
+// 2^24 (256 * 255^2), every product and partial sum too, so float holds
+// them exactly and the pass runs on the full-rate fp32 units (fmaf of such
+// integers is exact). The vertical sums, at most 2^16 times a square, fit
+// 32 bits up to 8-bit samples (2^16 * 255^2 < 2^32).
 constexpr int kNarrowMomentsBits = 11;
 constexpr int kNarrowVerticalBits = 8;
 
+// acc + w * v, exactly: integers, or floats that hold integers whose
+// products and sums stay below 2^24.
+__device__ __forceinline__ float MulAdd(float w, float v, float acc) { return fmaf(w, v, acc); }
+template <class T>
+__device__ __forceinline__ T MulAdd(T w, T v, T acc) {
+  return acc + w * v;
+}
+
 size_t Align(size_t v) { return (v + 255) & ~size_t{255}; }
 
-template <class Acc>
+// Acc: the arithmetic (float, uint32_t or uint64_t, see above); Moment: what
+// is stored for the vertical pass.
+template <class Acc, class Moment>
 __global__ void __launch_bounds__(kRowTile)
-    SsimHorizontalKernel(PairFrames f, SsimPlaneArgs p, Acc* moments) {
-  extern __shared__ int32_t smem[];
+    SsimHorizontalKernel(PairFrames f, SsimPlaneArgs p, Moment* moments) {
+  extern __shared__ __align__(8) unsigned char smem[];
   const int taps = 2 * p.hoffs + 1;
   const int span = kRowTile + 2 * p.hoffs;
-  int32_t* win = smem;
-  int32_t* s = win + taps;
-  int32_t* d = s + span;
+  Acc* win = reinterpret_cast<Acc*>(smem);
+  Acc* s = win + taps;
+  Acc* d = s + span;
   const int y = blockIdx.x;
   const int x0 = blockIdx.y * kRowTile;
-  for (int i = threadIdx.x; i < taps; i += kRowTile) win[i] = p.hwin[i];
+  for (int i = threadIdx.x; i < taps; i += kRowTile) win[i] = static_cast<Acc>(p.hwin[i]);
   const ComponentLayout& cr = f.layout[0].comp[p.component];
   const ComponentLayout& cd = f.layout[1].comp[p.component];
   for (int i = threadIdx.x; i < span; i += kRowTile) {
     const int x = x0 - p.hoffs + i;
     const bool inside = x >= 0 && x < p.width;
-    s[i] = inside ? static_cast<int32_t>(LoadSample(f.view[0], cr, x, y)) : 0;
-    d[i] = inside ? static_cast<int32_t>(LoadSample(f.view[1], cd, x, y)) : 0;
+    s[i] = static_cast<Acc>(inside ? LoadSample(f.view[0], cr, x, y) : 0u);
+    d[i] = static_cast<Acc>(inside ? LoadSample(f.view[1], cd, x, y) : 0u);
   }
   __syncthreads();
   const int x = x0 + static_cast<int>(threadIdx.x);
   if (x >= p.width) return;
   const int c = static_cast<int>(threadIdx.x) + p.hoffs;
-  const Acc w0 = static_cast<Acc>(win[p.hoffs]);
-  const Acc a = static_cast<Acc>(s[c]), b = static_cast<Acc>(d[c]);
+  const Acc w0 = win[p.hoffs];
+  const Acc a = s[c], b = d[c];
   Acc mux = w0 * a, muy = w0 * b, x2 = w0 * (a * a), xy = w0 * (a * b), y2 = w0 * (b * b);
   for (int k = 1; k <= p.hoffs; ++k) {
-    const Acc wk = static_cast<Acc>(win[p.hoffs + k]);
-    const Acc s0 = static_cast<Acc>(s[c - k]), s1 = static_cast<Acc>(s[c + k]);
-    const Acc d0 = static_cast<Acc>(d[c - k]), d1 = static_cast<Acc>(d[c + k]);
-    mux += wk * (s0 + s1);
-    muy += wk * (d0 + d1);
-    x2 += wk * (s0 * s0 + s1 * s1);
-    xy += wk * (s0 * d0 + s1 * d1);
-    y2 += wk * (d0 * d0 + d1 * d1);
+    const Acc wk = win[p.hoffs + k];
+    const Acc s0 = s[c - k], s1 = s[c + k];
+    const Acc d0 = d[c - k], d1 = d[c + k];
+    mux = MulAdd(wk, s0 + s1, mux);
+    muy = MulAdd(wk, d0 + d1, muy);
+    x2 = MulAdd(wk, MulAdd(s1, s1, s0 * s0), x2);
+    xy = MulAdd(wk, MulAdd(s1, d1, s0 * d0), xy);
+    y2 = MulAdd(wk, MulAdd(d1, d1, d0 * d0), y2);
   }
   const size_t plane = static_cast<size_t>(p.width) * p.height;
   const size_t i = static_cast<size_t>(y) * p.width + x;
-  moments[i] = mux;
-  moments[plane + i] = muy;
-  moments[2 * plane + i] = x2;
-  moments[3 * plane + i] = xy;
-  moments[4 * plane + i] = y2;
+  moments[i] = static_cast<Moment>(mux);
+  moments[plane + i] = static_cast<Moment>(muy);
+  moments[2 * plane + i] = static_cast<Moment>(x2);
+  moments[3 * plane + i] = static_cast<Moment>(xy);
+  moments[4 * plane + i] = static_cast<Moment>(y2);
 }
 
-template <class Acc, class VAcc>
+template <class Moment, class VAcc>
 __global__ void __launch_bounds__(kVCols* kVGroups)
-    SsimVerticalKernel(SsimPlaneArgs p, const Acc* moments, int64_t samplemax, double* terms) {
+    SsimVerticalKernel(SsimPlaneArgs p, const Moment* moments, int64_t samplemax,
+                       double* terms) {
   // The taps with kVRows zeros on either side, so that every row of the
   // thread's span takes a tap for every output row without a branch.
   extern __shared__ int32_t vw[];
@@ -110,7 +125,7 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
   const int r_last = min(p.height - 1, y0 + kVRows - 1 + p.voffs);
   for (int r = r_first; r <= r_last; ++r) {
     const size_t i = static_cast<size_t>(r) * p.width + x;
-    Acc h[5];
+    Moment h[5];
 #pragma unroll
     for (int q = 0; q < 5; ++q) h[q] = moments[q * plane + i];
 #pragma unroll
@@ -171,18 +186,20 @@ size_t CarveWorkspace(const SsimPlaneArgs planes[3], int bit_depth, char* base,
   return off;
 }
 
-template <class Acc, class VAcc>
+// HAcc: the horizontal pass's arithmetic, Moment: its results, VAcc: the
+// vertical pass's sums.
+template <class HAcc, class Moment, class VAcc>
 cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void* moments,
                           double* terms, cudaStream_t stream) {
-  Acc* m = static_cast<Acc*>(moments);
+  Moment* m = static_cast<Moment*>(moments);
   const int64_t samplemax = (int64_t{1} << frames.layout[0].bit_depth) - 1;
-  const size_t hshared = sizeof(int32_t) * (2 * p.hoffs + 1 + 2 * (kRowTile + 2 * p.hoffs));
+  const size_t hshared = sizeof(HAcc) * (2 * p.hoffs + 1 + 2 * (kRowTile + 2 * p.hoffs));
   const dim3 hgrid(p.height, (p.width + kRowTile - 1) / kRowTile);
-  SsimHorizontalKernel<Acc><<<hgrid, kRowTile, hshared, stream>>>(frames, p, m);
+  SsimHorizontalKernel<HAcc, Moment><<<hgrid, kRowTile, hshared, stream>>>(frames, p, m);
   const size_t vshared = sizeof(int32_t) * (2 * p.voffs + 1 + 2 * kVRows);
   const dim3 vgrid((p.width + kVCols - 1) / kVCols,
                    (p.height + kVGroups * kVRows - 1) / (kVGroups * kVRows));
-  SsimVerticalKernel<Acc, VAcc>
+  SsimVerticalKernel<Moment, VAcc>
       <<<vgrid, dim3(kVCols, kVGroups), vshared, stream>>>(p, m, samplemax, terms);
   return cudaGetLastError();
 }
@@ -222,11 +239,14 @@ cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[
   for (int k = 0; k < 3; ++k) {
     cudaError_t e;
     if (bit_depth <= kNarrowVerticalBits) {
-      e = LaunchMoments<uint32_t, uint32_t>(frames, planes[k], w.moments, w.terms[k], stream);
+      e = LaunchMoments<float, uint32_t, uint32_t>(frames, planes[k], w.moments, w.terms[k],
+                                                   stream);
     } else if (bit_depth <= kNarrowMomentsBits) {
-      e = LaunchMoments<uint32_t, uint64_t>(frames, planes[k], w.moments, w.terms[k], stream);
+      e = LaunchMoments<uint32_t, uint32_t, uint64_t>(frames, planes[k], w.moments, w.terms[k],
+                                                      stream);
     } else {
-      e = LaunchMoments<uint64_t, uint64_t>(frames, planes[k], w.moments, w.terms[k], stream);
+      e = LaunchMoments<uint64_t, uint64_t, uint64_t>(frames, planes[k], w.moments, w.terms[k],
+                                                      stream);
     }
     if (e != cudaSuccess) return e;
   }
