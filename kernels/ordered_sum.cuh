@@ -33,7 +33,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -122,25 +121,6 @@ struct TermGroups<Terms, std::void_t<decltype(Terms::kGroups)>> {
   static constexpr int value = Terms::kGroups;
 };
 
-// A grouped functor may also define `uint64_t Length(int group) const`: the
-// group's terms from there to n are +0.0 (groups of different lengths in one
-// launch, the shorter ones padded). The advice and increments passes skip
-// such chunks: zero advice, no increment, which is what their terms give.
-template <class Terms, class = void>
-struct HasLength : std::false_type {};
-template <class Terms>
-struct HasLength<Terms, std::void_t<decltype(std::declval<const Terms&>().Length(0))>>
-    : std::true_type {};
-
-template <class Terms>
-__device__ bool ChunkIsPadding(const Terms& terms, uint64_t c, int g) {
-  if constexpr (HasLength<Terms>::value) {
-    return c * kSumChunkTerms >= terms.Length(g);
-  } else {
-    return false;
-  }
-}
-
 // Group g's terms of element i, zero past n. The passes take the terms of one
 // element at a time and fold them in at once, so that no thread holds more
 // than one element's terms (arrays of several elements' terms went to local
@@ -202,10 +182,6 @@ __global__ void __launch_bounds__(kAdviceThreads)
   __shared__ double warp_sum[kWarps][KG];
   const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
-  if (ChunkIsPadding(terms, c, g)) {  // the whole block
-    if (threadIdx.x < KG) advice[(g * KG + threadIdx.x) * chunks + c] = 0.0;
-    return;
-  }
   double acc[KG];
   for (int k = 0; k < KG; ++k) acc[k] = 0.0;
   for (int j = 0; j < kAdviceTerms; ++j) {
@@ -297,10 +273,6 @@ __global__ void __launch_bounds__(kIncrementThreads)
   const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
   const int lane = threadIdx.x;
-  if (ChunkIsPadding(terms, c, g)) {  // the whole block
-    if (lane < KG) inc[(g * KG + lane) * chunks + c] = Rule::kNothing;
-    return;
-  }
   if (lane < KG) {
     plan[lane] = key[(g * KG + lane) * chunks + c];
     scale[lane] = Rule::FastScale(plan[lane]);

@@ -10,10 +10,11 @@
 //               over the horizontal moments, the weight from the windows'
 //               taps inside the plane, and the term (ssim_steps.h,
 //               SsimTerm: the CPU's function) into the plane's doubles
-//   sums        after the three planes, the signed ordered sums of their
-//               terms in one launch, so that the three walks run side by
-//               side: the bits of the CPU's raster-order loops (or cub's
-//               tree, for the benchmark)
+//   sums        the signed ordered sums of the planes' terms: the bits of
+//               the CPU's raster-order loops (or cub's tree, for the
+//               benchmark); luma's on a side stream as soon as its terms
+//               are written, beside the chroma planes' passes, then the two
+//               chroma sums in one launch
 // Samples outside the plane count as zero, which is the CPU's truncated
 // window for the five moments; the weight is hsum[x] * vsum[y].
 #include <cub/device/device_reduce.cuh>
@@ -123,17 +124,27 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
   }
   const int r_first = max(0, y0 - p.voffs);
   const int r_last = min(p.height - 1, y0 + kVRows - 1 + p.voffs);
-  for (int r = r_first; r <= r_last; ++r) {
-    const size_t i = static_cast<size_t>(r) * p.width + x;
-    Moment h[5];
+  // Row r + 1's moments are loaded while row r's are added (the loads are
+  // what the pass waits on).
+  const Moment* column = moments + x;
+  Moment h[5], next[5] = {};
 #pragma unroll
-    for (int q = 0; q < 5; ++q) h[q] = moments[q * plane + i];
+  for (int q = 0; q < 5; ++q) h[q] = column[q * plane + static_cast<size_t>(r_first) * p.width];
+  for (int r = r_first; r <= r_last; ++r) {
+    if (r < r_last) {
+      const size_t i = static_cast<size_t>(r + 1) * p.width;
+#pragma unroll
+      for (int q = 0; q < 5; ++q) next[q] = column[q * plane + i];
+    }
+    const int32_t* wr = vw + (r - y0 + p.voffs + kVRows);  // output j takes wr[-j]
 #pragma unroll
     for (int j = 0; j < kVRows; ++j) {
-      const uint32_t wt = static_cast<uint32_t>(vw[r - y0 - j + p.voffs + kVRows]);
+      const uint32_t wt = static_cast<uint32_t>(wr[-j]);
 #pragma unroll
       for (int q = 0; q < 5; ++q) acc[j][q] += static_cast<VAcc>(wt) * h[q];
     }
+#pragma unroll
+    for (int q = 0; q < 5; ++q) h[q] = next[q];
   }
 #pragma unroll
   for (int j = 0; j < kVRows; ++j) {
@@ -153,8 +164,9 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
 struct SsimWorkspace {
   void* moments;
   double* terms[3];
-  OrderedSumWorkspace sum;
-  void* tree;
+  OrderedSumWorkspace luma_sum;    // one sum of Y' terms
+  OrderedSumWorkspace chroma_sum;  // two sums of Cb and Cr terms
+  void* tree[2];                   // cub's scratch: luma, chroma
   size_t tree_bytes;
 };
 
@@ -178,10 +190,12 @@ size_t CarveWorkspace(const SsimPlaneArgs planes[3], int bit_depth, char* base,
   for (int k = 0; k < 3; ++k) {
     w.terms[k] = reinterpret_cast<double*>(take(sizeof(double) * Pixels(planes[k])));
   }
-  w.sum.bytes = OrderedSumWorkspaceBytes(n, 3, true);
-  w.sum.data = take(w.sum.bytes);
+  w.luma_sum.bytes = OrderedSumWorkspaceBytes(n, 1, true);
+  w.luma_sum.data = take(w.luma_sum.bytes);
+  w.chroma_sum.bytes = OrderedSumWorkspaceBytes(Pixels(planes[1]), 2, true);
+  w.chroma_sum.data = take(w.chroma_sum.bytes);
   w.tree_bytes = tree_bytes;
-  w.tree = take(tree_bytes);
+  for (void*& t : w.tree) t = take(tree_bytes);
   if (out) *out = w;
   return off;
 }
@@ -204,19 +218,38 @@ cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void
   return cudaGetLastError();
 }
 
-// The three planes' terms as the three sums of one launch (a group each),
-// zero past a plane's end (Length: the chroma planes' padding costs the
-// passes nothing): adding +0.0 leaves a sum as it is.
-struct PlaneTerms {
+// The two chroma planes' terms (of one size) as the two sums of one launch,
+// a group each.
+struct ChromaTerms {
   static constexpr bool kSigned = true;
-  static constexpr int kGroups = 3;
-  const double* terms[3];
-  uint64_t n[3];
+  static constexpr int kGroups = 2;
+  const double* terms[2];
   __device__ void operator()(uint64_t i, int group, double (&t)[1]) const {
-    t[0] = i < n[group] ? terms[group][i] : 0.0;
+    t[0] = terms[group][i];
   }
-  __device__ uint64_t Length(int group) const { return n[group]; }
 };
+
+// One plane's moments and terms on `stream`, at the arithmetic its bit
+// depth allows (see above).
+cudaError_t LaunchPlane(const PairFrames& frames, const SsimPlaneArgs& p, const SsimWorkspace& w,
+                        double* terms, cudaStream_t stream) {
+  const int bit_depth = frames.layout[0].bit_depth;
+  if (bit_depth <= kNarrowVerticalBits) {
+    return LaunchMoments<float, uint32_t, uint32_t>(frames, p, w.moments, terms, stream);
+  }
+  if (bit_depth <= kNarrowMomentsBits) {
+    return LaunchMoments<uint32_t, uint32_t, uint64_t>(frames, p, w.moments, terms, stream);
+  }
+  return LaunchMoments<uint64_t, uint64_t, uint64_t>(frames, p, w.moments, terms, stream);
+}
+
+// The sum of n terms into *d_sum on `stream`, exact (one plane) or by cub.
+cudaError_t LaunchTreeSum(const SsimWorkspace& w, int which, const double* terms, uint64_t n,
+                          double* d_sum, cudaStream_t stream) {
+  size_t bytes = w.tree_bytes;
+  return cub::DeviceReduce::Sum(w.tree[which], bytes, terms, d_sum, static_cast<int64_t>(n),
+                                stream);
+}
 
 }  // namespace
 
@@ -226,42 +259,42 @@ size_t SsimWorkspaceBytes(const SsimPlaneArgs planes[3], int bit_depth) {
 
 cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[3],
                            void* workspace, size_t workspace_bytes, bool exact, double* d_sums,
-                           cudaStream_t stream) {
+                           const SsimStreams& streams) {
   const int bit_depth = frames.layout[0].bit_depth;
   for (int k = 0; k < 3; ++k) {
     if (planes[k].width < 1 || planes[k].height < 1 || Pixels(planes[k]) > Pixels(planes[0])) {
       return cudaErrorInvalidValue;
     }
   }
-  if (workspace_bytes < SsimWorkspaceBytes(planes, bit_depth)) return cudaErrorInvalidValue;
+  if (Pixels(planes[1]) != Pixels(planes[2]) ||
+      workspace_bytes < SsimWorkspaceBytes(planes, bit_depth)) {
+    return cudaErrorInvalidValue;
+  }
   SsimWorkspace w;
   CarveWorkspace(planes, bit_depth, static_cast<char*>(workspace), &w);
-  for (int k = 0; k < 3; ++k) {
-    cudaError_t e;
-    if (bit_depth <= kNarrowVerticalBits) {
-      e = LaunchMoments<float, uint32_t, uint32_t>(frames, planes[k], w.moments, w.terms[k],
-                                                   stream);
-    } else if (bit_depth <= kNarrowMomentsBits) {
-      e = LaunchMoments<uint32_t, uint32_t, uint64_t>(frames, planes[k], w.moments, w.terms[k],
-                                                      stream);
-    } else {
-      e = LaunchMoments<uint64_t, uint64_t, uint64_t>(frames, planes[k], w.moments, w.terms[k],
-                                                      stream);
-    }
-    if (e != cudaSuccess) return e;
+  cudaError_t e = LaunchPlane(frames, planes[0], w, w.terms[0], streams.main);
+  if (e == cudaSuccess) e = cudaEventRecord(streams.luma_ready, streams.main);
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(streams.side, streams.luma_ready, 0);
+  if (e != cudaSuccess) return e;
+  const uint64_t n = Pixels(planes[0]), nc = Pixels(planes[1]);
+  e = exact ? LaunchOrderedSums<1>(SignedArrayTerms{w.terms[0]}, n, w.luma_sum, d_sums,
+                                   streams.side)
+            : LaunchTreeSum(w, 0, w.terms[0], n, d_sums, streams.side);
+  if (e == cudaSuccess) e = cudaEventRecord(streams.side_done, streams.side);
+  for (int k = 1; k < 3 && e == cudaSuccess; ++k) {
+    e = LaunchPlane(frames, planes[k], w, w.terms[k], streams.main);
   }
+  if (e != cudaSuccess) return e;
   if (exact) {
-    const PlaneTerms terms{{w.terms[0], w.terms[1], w.terms[2]},
-                           {Pixels(planes[0]), Pixels(planes[1]), Pixels(planes[2])}};
-    return LaunchOrderedSums<3>(terms, Pixels(planes[0]), w.sum, d_sums, stream);
+    e = LaunchOrderedSums<2>(ChromaTerms{{w.terms[1], w.terms[2]}}, nc, w.chroma_sum, d_sums + 1,
+                             streams.main);
+  } else {
+    for (int k = 1; k < 3 && e == cudaSuccess; ++k) {
+      e = LaunchTreeSum(w, 1, w.terms[k], nc, d_sums + k, streams.main);
+    }
   }
-  for (int k = 0; k < 3; ++k) {
-    size_t tree_bytes = w.tree_bytes;
-    const cudaError_t e = cub::DeviceReduce::Sum(w.tree, tree_bytes, w.terms[k], d_sums + k,
-                                                 static_cast<int64_t>(Pixels(planes[k])), stream);
-    if (e != cudaSuccess) return e;
-  }
-  return cudaSuccess;
+  if (e != cudaSuccess) return e;
+  return cudaStreamWaitEvent(streams.main, streams.side_done, 0);
 }
 
 }  // namespace cuda

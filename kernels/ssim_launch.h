@@ -35,12 +35,24 @@ struct SsimPlaneArgs {
 // the three planes' terms and the sums' workspace.
 size_t SsimWorkspaceBytes(const SsimPlaneArgs planes[3], int bit_depth);
 
+// Where one pair's SSIM runs: everything on `main` but the luma sum, which
+// runs on `side` from when Y's terms are written (luma_ready, recorded on
+// main) beside the chroma planes; main waits for it at the end (side_done,
+// recorded on side). Both events are the caller's, used by one pair at a
+// time.
+struct SsimStreams {
+  cudaStream_t main;
+  cudaStream_t side;
+  cudaEvent_t luma_ready;
+  cudaEvent_t side_done;
+};
+
 // The three sums of the planes' terms (ssim_steps.h, SsimTerm), each in
 // raster order, into d_sums[0..2]: exact, or by cub's tree when `exact` is
-// false (not the CPU's bits).
+// false (not the CPU's bits). Cb and Cr have one size.
 cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[3],
                            void* workspace, size_t workspace_bytes, bool exact, double* d_sums,
-                           cudaStream_t stream);
+                           const SsimStreams& streams);
 
 }  // namespace cuda
 }  // namespace s2c

@@ -27,6 +27,15 @@ bool SameGeometry(const FrameLayout& a, const FrameLayout& b) {
 
 }  // namespace
 
+CudaSsim::~CudaSsim() {
+  if (side_) {
+    cudaStreamSynchronize(side_);
+    cudaStreamDestroy(side_);
+  }
+  if (luma_ready_) cudaEventDestroy(luma_ready_);
+  if (side_done_) cudaEventDestroy(side_done_);
+}
+
 size_t CudaSsim::DeviceBytes(const FrameLayout& layout) {
   cuda::SsimPlaneArgs planes[3];
   PlaneSizes(layout, planes);
@@ -35,6 +44,11 @@ size_t CudaSsim::DeviceBytes(const FrameLayout& layout) {
 
 Status CudaSsim::Prepare(const FrameLayout& layout, double pixel_aspect) {
   if (!(pixel_aspect > 0)) return InvalidArgument("SSIM: the pixel aspect ratio must be positive");
+  if (side_ == nullptr) {
+    S2C_CUDA_TRY(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
+    S2C_CUDA_TRY(cudaEventCreateWithFlags(&luma_ready_, cudaEventDisableTiming));
+    S2C_CUDA_TRY(cudaEventCreateWithFlags(&side_done_, cudaEventDisableTiming));
+  }
   const bool same_geometry = SameGeometry(layout, layout_) && pixel_aspect == pixel_aspect_;
   if (same_geometry && layout.bit_depth == layout_.bit_depth) return Status::Ok();
   const size_t needed = DeviceBytes(layout);
@@ -79,8 +93,9 @@ Status CudaSsim::Enqueue(const cuda::PairFrames& frames, bool exact, double* d_s
   if (!SameGeometry(frames.layout[0], layout_) || frames.layout[0].bit_depth != layout_.bit_depth) {
     return Status(StatusCode::kInternal, "SSIM: frames differ from the prepared layout");
   }
+  const cuda::SsimStreams streams = {stream, side_, luma_ready_, side_done_};
   S2C_CUDA_TRY(cuda::LaunchSsimSums(frames, args_, workspace_.get(), workspace_.bytes(), exact,
-                                    d_sums, stream));
+                                    d_sums, streams));
   return Status::Ok();
 }
 

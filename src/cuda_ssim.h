@@ -19,6 +19,12 @@ namespace s2c {
 
 class CudaSsim {
  public:
+  CudaSsim() = default;
+  CudaSsim(const CudaSsim&) = delete;
+  CudaSsim& operator=(const CudaSsim&) = delete;
+  // Waits for this object's side stream, then releases it.
+  ~CudaSsim();
+
   // Device bytes Prepare takes for frames of this layout.
   static size_t DeviceBytes(const FrameLayout& layout);
 
@@ -28,8 +34,9 @@ class CudaSsim {
   Status Prepare(const FrameLayout& layout, double pixel_aspect);
 
   // Enqueues the three planes' sums of the pair on `stream` into d_sums[0..2]
-  // (exact, or by a tree: not the CPU's bits). Prepare must have been called
-  // for the frames' layout.
+  // (exact, or by a tree: not the CPU's bits); the luma sum runs on a side
+  // stream of this object's, joined back into `stream`. Prepare must have
+  // been called for the frames' layout. One pair at a time.
   Status Enqueue(const cuda::PairFrames& frames, bool exact, double* d_sums,
                  cudaStream_t stream) const;
 
@@ -45,6 +52,9 @@ class CudaSsim {
   cuda::SsimPlaneArgs args_[3] = {};
   DeviceBuffer windows_;
   DeviceBuffer workspace_;
+  cudaStream_t side_ = nullptr;  // created by the first Prepare
+  cudaEvent_t luma_ready_ = nullptr;
+  cudaEvent_t side_done_ = nullptr;
 };
 
 }  // namespace s2c

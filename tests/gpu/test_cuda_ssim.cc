@@ -23,6 +23,7 @@
 #include "image_io.h"
 #include "placed_frame.h"
 #include "ssim_reference.h"
+#include "ssim_table.h"
 #include "y4m_reader.h"
 
 namespace {
@@ -87,30 +88,22 @@ void ComparePair(const FrameView& ref, const FrameView& dist, s2c::CudaSsim* ssi
 
 void TestReferencePairs(s2c::CudaSsim* ssim, double* d_sums) {
   const std::string dir = s2c::test::TestdataDir();
-  const std::string table = dir.empty() ? "" : dir + "/ssim/README.md";
-  FILE* f = table.empty() ? nullptr : std::fopen(table.c_str(), "r");
-  if (!f) {
+  const std::vector<s2c::test::SsimExpected> rows =
+      dir.empty() ? std::vector<s2c::test::SsimExpected>()
+                  : s2c::test::ReadSsimTable(dir + "/ssim/README.md");
+  if (rows.empty()) {
     std::printf("reference pairs: skipped (../shared/testdata/ssim not found)\n");
     return;
   }
-  // The table's rows name the pairs: | ref.y4m | dist.y4m | ...
-  char line[1024];
-  int pairs = 0;
-  while (std::fgets(line, sizeof line, f)) {
-    char a[256], b[256];
-    if (std::sscanf(line, "| %255[^ |] | %255[^ |] |", a, b) != 2) continue;
-    if (std::strstr(a, ".y4m") == nullptr || std::strstr(b, ".y4m") == nullptr) continue;
+  for (const s2c::test::SsimExpected& e : rows) {
     s2c::test::Y4mFrame ref, dist;
     std::string error;
-    const bool read = s2c::test::ReadY4m(dir + "/ssim/" + a, &ref, &error) &&
-                      s2c::test::ReadY4m(dir + "/ssim/" + b, &dist, &error);
+    const bool read = s2c::test::ReadY4m(dir + "/ssim/" + e.ref, &ref, &error) &&
+                      s2c::test::ReadY4m(dir + "/ssim/" + e.dist, &dist, &error);
     S2C_CHECK(read, "%s", error.c_str());
-    if (!read) continue;
-    ComparePair(ref.View(), dist.View(), ssim, d_sums, std::string(a) + " / " + b);
-    ++pairs;
+    if (read) ComparePair(ref.View(), dist.View(), ssim, d_sums, e.ref + " / " + e.dist);
   }
-  std::fclose(f);
-  std::printf("reference pairs: %d\n", pairs);
+  std::printf("reference pairs: %zu\n", rows.size());
 }
 
 void TestSweep(bool quick, s2c::CudaSsim* ssim, double* d_sums) {

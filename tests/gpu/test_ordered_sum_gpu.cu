@@ -52,19 +52,6 @@ struct ThreeArraysOf {
 };
 using ThreeArrays = ThreeArraysOf<false>;
 
-// Three signed sums of different lengths in one launch, a group each, the
-// shorter ones padded with +0.0 (Length: the passes skip the padding).
-struct PaddedGroups {
-  static constexpr bool kSigned = true;
-  static constexpr int kGroups = 3;
-  const double* p[3];
-  uint64_t n[3];
-  __device__ void operator()(uint64_t i, int group, double (&t)[1]) const {
-    t[0] = i < n[group] ? p[group][i] : 0.0;
-  }
-  __device__ uint64_t Length(int group) const { return n[group]; }
-};
-
 struct DeviceArray {
   double* p = nullptr;
   explicit DeviceArray(const std::vector<double>& x) {
@@ -160,17 +147,6 @@ void TestSigned(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws
     Expect(what, got[0], test::LoopSum(a.data(), n));
     Expect(what, got[1], test::LoopSum(b.data(), n));
     Expect(what, got[2], test::LoopSum(c.data(), n));
-    cases += 3;
-    // The same three, the second and third shorter, as groups of one launch.
-    const size_t nb = n / 4, nc = n / 3 + 1 > n ? n : n / 3 + 1;
-    CHECK_CUDA(cuda::LaunchOrderedSums<3>(PaddedGroups{{da.p, db.p, dc.p}, {n, nb, nc}}, n, ws[1],
-                                          d_out, streams[1]));
-    CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, streams[1]));
-    CHECK_CUDA(cudaStreamSynchronize(streams[1]));
-    std::snprintf(what, sizeof what, "three padded groups == loops (n=%zu)", n);
-    Expect(what, got[0], test::LoopSum(a.data(), n));
-    Expect(what, got[1], test::LoopSum(b.data(), nb));
-    Expect(what, got[2], test::LoopSum(c.data(), nc));
     cases += 3;
   }
   std::printf("signed sums: %d cases\n", cases);
