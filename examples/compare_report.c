@@ -25,15 +25,34 @@ guint64 GetU64(const GstStructure* s, const char* field, guint64 fallback) {
   return v;
 }
 
+// A frame's values with 8 decimals: " score S" (SSIMULACRA 2) and
+// " ssim R" (SSIM, combined raw), whichever the message has; with `named`
+// false the values alone.
+static void PrintValues(const GstStructure* s, gboolean named) {
+  static const char* const kFields[] = {"score", "ssim"};
+  const char* sep = named ? " " : "";
+  for (size_t i = 0; i < G_N_ELEMENTS(kFields); ++i) {
+    double v = 0.0;
+    if (!gst_structure_get_double(s, kFields[i], &v)) continue;
+    if (named) {
+      printf("%s%s %.8f", sep, kFields[i], v);
+    } else {
+      printf("%s%.8f", sep, v);
+    }
+    sep = " ";
+  }
+}
+
 static void OnFrame(const GstStructure* s, Report* report) {
-  double score = 0.0;
+  double score = NAN;  // SSIMULACRA 2's, which --threshold watches
   gst_structure_get_double(s, "score", &score);
-  if (report->frames_scored++ == 0) report->first_score = score;
+  if (report->frames_scored++ == 0) report->first_frame = gst_structure_copy(s);
   if (score < report->threshold) ++report->below_threshold;  // false for NaN
   if (!report->text || !report->frames) return;
   printf("frame %" G_GUINT64_FORMAT " pts ", GetU64(s, "frame-index", GST_CLOCK_TIME_NONE));
   PrintPts(GetU64(s, "timestamp", GST_CLOCK_TIME_NONE));
-  printf(" score %.8f\n", score);
+  PrintValues(s, TRUE);
+  putchar('\n');
 }
 
 // "\rframes N  F fps  ETA M:SS" from the pipeline's position and duration;
@@ -136,10 +155,17 @@ static gboolean PrintTextField(GQuark field, const GValue* value, gpointer user_
 void PrintResult(const Report* report) {
   if (!report->text || report->summary == NULL) return;
   if (report->frames_scored == 1 && !report->frames) {
-    printf("%.8f\n", report->first_score);
+    PrintValues(report->first_frame, FALSE);
+    putchar('\n');
     return;
   }
   fputs("summary", stdout);
   gst_structure_foreach(report->summary, PrintTextField, NULL);
   putchar('\n');
+}
+
+void ClearReport(Report* report) {
+  if (report->summary != NULL) gst_structure_free(report->summary);
+  if (report->first_frame != NULL) gst_structure_free(report->first_frame);
+  report->summary = report->first_frame = NULL;
 }

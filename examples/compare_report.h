@@ -19,7 +19,7 @@ typedef struct {
   double threshold;   // --threshold, or NaN
   guint64 frames_scored;
   guint64 below_threshold;
-  double first_score;
+  GstStructure* first_frame;  // the first frame message's, owned
   GstStructure* summary;  // the last summary message's, owned
 } Report;
 
@@ -34,5 +34,8 @@ guint64 GetU64(const GstStructure* s, const char* field, guint64 fallback);
 
 // After the run: one pair's score alone, else the summary line (text only).
 void PrintResult(const Report* report);
+
+// Frees what the report owns.
+void ClearReport(Report* report);
 
 #endif  // S2C_EXAMPLES_COMPARE_REPORT_H_

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ssimulacra2cmp-compare REF DIST: scores a distorted image or video (a file
 // or a URI) against its reference with the ssimulacra2cmp element. For one pair (two
-// still images) it prints the score alone, as the canonical tool does; for
-// video, the summary, and with --frames a line per frame before it. The
+// still images) it prints the score alone, as the canonical tool does (with
+// --metric ssim the combined raw SSIM, with both the two, space-separated);
+// for video, the summary, and with --frames a line per frame before it. The
 // pipeline is
 //
 //   filesrc location=REF  ! decodebin ! videoconvert ! cmp.ref_sink
@@ -38,6 +39,14 @@ static gboolean IsFormat(const char* name) {
   return strcmp(name, "json") == 0 || strcmp(name, "jsonl") == 0 || strcmp(name, "csv") == 0;
 }
 
+// --metric's names and the element's "metrics" flags they set.
+static const char* MetricsFlags(const char* name) {
+  if (strcmp(name, "ssimulacra2") == 0) return "ssimulacra2";
+  if (strcmp(name, "ssim") == 0) return "ssim";
+  if (strcmp(name, "both") == 0) return "ssimulacra2+ssim";
+  return NULL;
+}
+
 static gboolean IsBackend(const char* name) {
   return strcmp(name, "auto") == 0 || strcmp(name, "cpu") == 0 ||
          strcmp(name, "cuda") == 0;
@@ -62,6 +71,7 @@ static gboolean IsSixteenBitRgbPng(const char* path) {
 // The command line, as parsed.
 typedef struct {
   gchar* backend;
+  gchar* metric;
   gchar* format;
   gchar* output;
   gboolean frames;
@@ -84,6 +94,9 @@ static int CheckOptions(const Options* o, int argc, char** argv) {
   const char* wrong = NULL;
   if (o->backend != NULL && !IsBackend(o->backend)) wrong = "--backend: auto, cpu or cuda";
   if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
+  if (o->metric != NULL && MetricsFlags(o->metric) == NULL) {
+    wrong = "--metric: ssimulacra2, ssim or both";
+  }
   if (o->every < 1) wrong = "--every: 1 or more";
   if (o->start >= 0 && o->end >= 0 && o->end <= o->start) wrong = "--end: after --start";
   if (o->device < -1) wrong = "--device: a CUDA device number, 0 or more";
@@ -126,6 +139,9 @@ static GstElement* MakeElement(const Options* o, Report* report, const char* arg
   }
   if (o->backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", o->backend);
   if (o->device >= 0) g_object_set(cmp, "cuda-device-id", o->device, NULL);
+  if (o->metric != NULL) {
+    gst_util_set_object_arg(G_OBJECT(cmp), "metrics", MetricsFlags(o->metric));
+  }
   g_object_set(cmp, "cpu-threads", (guint)o->threads, "dist-offset",
                (gint64)llround(o->dist_offset * GST_SECOND), NULL);
   if (!isnan(o->threshold)) g_object_set(cmp, "threshold", o->threshold, NULL);
@@ -141,10 +157,12 @@ static GstElement* MakeElement(const Options* o, Report* report, const char* arg
 }
 
 int main(int argc, char** argv) {
-  Options o = {NULL, NULL, NULL, FALSE, FALSE, -1.0, -1.0, 1, 0.0, -1, 0, NAN};
+  Options o = {NULL, NULL, NULL, NULL, FALSE, FALSE, -1.0, -1.0, 1, 0.0, -1, 0, NAN};
   GOptionEntry entries[] = {
       {"backend", 'b', 0, G_OPTION_ARG_STRING, &o.backend,
        "auto (CUDA when a device works, else CPU), cpu or cuda; default auto", "NAME"},
+      {"metric", 'm', 0, G_OPTION_ARG_STRING, &o.metric,
+       "ssimulacra2 (the default), ssim (Xiph's dump_ssim; YUV inputs only) or both", "NAME"},
       {"device", 'd', 0, G_OPTION_ARG_INT, &o.device, "CUDA device to score on", "N"},
       {"threads", 't', 0, G_OPTION_ARG_INT, &o.threads,
        "CPU backend threads (default 0: one per core; the scores do not change)", "N"},
@@ -193,7 +211,7 @@ int main(int argc, char** argv) {
     printf("ssimulacra2cmp-compare %s\n", S2C_VERSION);
     return kExitOk;
   }
-  Report report = {o.frames, TRUE, isatty(STDERR_FILENO), o.threshold, 0, 0, 0.0, NULL};
+  Report report = {o.frames, TRUE, isatty(STDERR_FILENO), o.threshold, 0, 0, NULL, NULL};
   GstElement* cmp = rc == kExitOk ? MakeElement(&o, &report, argv[0]) : NULL;
   if (rc == kExitOk && cmp == NULL) rc = kExitFailed;
   GstElement* pipeline = NULL;
@@ -234,9 +252,10 @@ int main(int argc, char** argv) {
             report.below_threshold, o.threshold);
     rc = kExitBelowThreshold;
   }
-  if (report.summary != NULL) gst_structure_free(report.summary);
+  ClearReport(&report);
   if (pipeline != NULL) gst_object_unref(pipeline);  // and cmp in it
   g_free(o.backend);
+  g_free(o.metric);
   g_free(o.format);
   g_free(o.output);
   return rc;

@@ -9,8 +9,10 @@
 # parser, in libvmaf's layout), jsonl and csv, on standard output and with
 # -o, byte-identical to the element's own results-location file for the
 # same input; the errors for a size mismatch (the element's hint), a missing
-# file and a 16-bit RGB PNG; an 8-bit PNG's self-comparison; and, when
-# ../shared/testdata is there, that two PNGs print the canonical score.
+# file and a 16-bit RGB PNG; an 8-bit PNG's self-comparison; --metric
+# (ssim alone, both, a wrong name, RGB refused for ssim); and, when
+# ../shared/testdata is there, that two PNGs print the canonical score and a
+# Y4M pair dump_ssim's value.
 # Usage: test_compare.sh PATH/TO/ssimulacra2cmp-compare
 set -u
 compare=$1
@@ -30,6 +32,10 @@ gst-launch-1.0 -q $src ! video/x-raw,format=RGB,$caps ! jpegenc quality=25 \
   ! matroskamux ! filesink location="$dir/dist.mkv" || fail "could not write dist.mkv"
 gst-launch-1.0 -q $src ! video/x-raw,format=I420,width=48,height=32 ! matroskamux \
   ! filesink location="$dir/small.mkv" || fail "could not write small.mkv"
+# The same format as ref.mkv (what SSIM compares), moving faster.
+gst-launch-1.0 -q videotestsrc num-buffers=5 pattern=smpte horizontal-speed=4 \
+  ! video/x-raw,format=I420,$caps ! matroskamux ! filesink location="$dir/moved.mkv" \
+  || fail "could not write moved.mkv"
 
 # Self-comparison, --frames: five lines of exactly 100, then the summary.
 "$compare" --backend cpu --frames "$dir/ref.mkv" "$dir/ref.mkv" >"$dir/self.txt" 2>"$dir/err.txt" \
@@ -182,5 +188,34 @@ if [ -n "$data" ] && [ -f "$data/flower_small_q70.png" ]; then
     || fail "flower_small q70 is not the canonical 81.74290736 alone"
 else
   echo "note: testdata not found, the PNG check was skipped"
+fi
+
+# --metric: SSIM alone prints the combined raw SSIM, both print the two; on
+# the YUV clips the per-frame lines and the summary carry ssim too.
+"$compare" --backend cpu --metric both --frames "$dir/ref.mkv" "$dir/moved.mkv" \
+  >"$dir/both.txt" || fail "--metric both run"
+cat "$dir/both.txt"
+[ "$(grep -cE ' score -?[0-9]+\.[0-9]{8} ssim -?[0-9]\.[0-9]{8}$' "$dir/both.txt")" = 5 ] \
+  || fail "--metric both: expected 5 frame lines with score and ssim"
+grep -qE '^summary .* mean -?[0-9.]+ .* ssim-mean [0-9.]+ ' "$dir/both.txt" \
+  || fail "--metric both: summary with ssim-mean"
+"$compare" --backend cpu --metric ssim "$dir/ref.mkv" "$dir/ref.mkv" >"$dir/ssim.txt" \
+  || fail "--metric ssim run"
+grep -q ' ssim-mean 1\.00000000 ' "$dir/ssim.txt" && ! grep -q ' mean ' "$dir/ssim.txt" \
+  || { cat "$dir/ssim.txt"; fail "--metric ssim self-comparison: ssim-mean 1 and no SSIMULACRA 2"; }
+"$compare" --backend cpu --metric nonsense "$dir/ref.mkv" "$dir/ref.mkv" 2>"$dir/err.txt"
+rc=$?
+[ $rc = 2 ] && grep -q -- '--metric: ssimulacra2, ssim or both' "$dir/err.txt" \
+  || fail "--metric nonsense exited $rc, expected 2 with the choices"
+"$compare" --backend cpu --metric ssim "$dir/rgb8.png" "$dir/rgb8.png" >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc = 1 ] && grep -q 'SSIM compares YUV' "$dir/err.txt" \
+  || fail "--metric ssim on RGB exited $rc, expected 1 with the reason"
+# dump_ssim's value for a reference pair (testdata/ssim), as one pair.
+if [ -n "$data" ] && [ -f "$data/ssim/flower_small_odd444.y4m" ]; then
+  "$compare" --backend cpu --metric ssim "$data/ssim/flower_small_odd444.y4m" \
+    "$data/ssim/flower_small_q70_odd444.y4m" >"$dir/y4m.txt" || fail "y4m run"
+  [ "$(cat "$dir/y4m.txt")" = "0.98646094" ] \
+    || { cat "$dir/y4m.txt"; fail "odd444 q70: expected dump_ssim's 0.98646094 alone"; }
 fi
 echo "ok"
