@@ -262,6 +262,118 @@ void TestResultsWriter() {
   g_free(dir);
 }
 
+// SSIM's fields: a frame and a summary of SSIM alone survive the trip and
+// hold no SSIMULACRA 2 field; with both metrics both sets; the meta too.
+void TestSsimRoundTrip() {
+  s2c::FrameMessage f;
+  f.metrics = s2c::kMetricSsim;
+  f.ssim.combined = 0.98809958002898923;
+  f.ssim.combined_db = 19.24437711895353;
+  f.ssim.plane[0] = 0.9905300545742457;
+  f.ssim.plane[1] = 0.98355279452784417;
+  f.ssim.plane[2] = 0.98292446734910843;
+  GstStructure* s = f.ToStructure();
+  CHECK(!gst_structure_has_field(s, "score"));
+  for (const char* field : {"ssim", "ssim-db", "ssim-y", "ssim-cb", "ssim-cr"}) {
+    CHECK(gst_structure_get_field_type(s, field) == G_TYPE_DOUBLE);
+  }
+  s2c::FrameMessage back;
+  CHECK(s2c::FrameMessage::FromStructure(s, &back));
+  CHECK(back.metrics == s2c::kMetricSsim && SameBits(back.ssim.combined, f.ssim.combined) &&
+        SameBits(back.ssim.combined_db, f.ssim.combined_db) &&
+        SameBits(back.ssim.plane[2], f.ssim.plane[2]));
+  gst_structure_free(s);
+  f.metrics = s2c::kAllMetrics;
+  f.score = 81.74290736;
+  s = f.ToStructure();
+  CHECK(s2c::FrameMessage::FromStructure(s, &back) && back.metrics == s2c::kAllMetrics &&
+        SameBits(back.score, f.score) && SameBits(back.ssim.plane[0], f.ssim.plane[0]));
+  gst_structure_free(s);
+
+  s2c::ScoreStats stats;
+  stats.Add(0.5);
+  stats.Add(1.0);
+  s2c::SummaryMessage m;
+  m.reason = "eos";
+  m.metrics = s2c::kMetricSsim;
+  m.ssim = stats.Summarize();
+  s = m.ToStructure();
+  CHECK(!gst_structure_has_field(s, "mean") && gst_structure_has_field(s, "ssim-mean"));
+  s2c::SummaryMessage sb;
+  CHECK(s2c::SummaryMessage::FromStructure(s, &sb));
+  CHECK(sb.metrics == s2c::kMetricSsim && sb.frames_scored() == 2 && sb.ssim.frames == 2 &&
+        SameBits(sb.ssim.mean, 0.75) && SameBits(sb.ssim.median, 0.5));
+  gst_structure_free(s);
+
+  GstBuffer* buffer = gst_buffer_new();
+  s2c::ScoreMeta meta;
+  meta.metrics = s2c::kMetricSsim;
+  meta.ssim = 1.0;
+  meta.ssim_db = INFINITY;
+  s2c::AddScoreMeta(buffer, meta);
+  s2c::ScoreMeta got;
+  CHECK(s2c::GetScoreMeta(buffer, &got) && got.metrics == s2c::kMetricSsim && got.ssim == 1.0 &&
+        std::isinf(got.ssim_db));
+  gst_buffer_unref(buffer);
+}
+
+// The results file with SSIM beside SSIMULACRA 2: the five SSIM columns
+// after ssimulacra2, +inf dB as null (json) or inf (csv), and the pooled
+// SSIM statistics.
+void TestResultsWriterSsim() {
+  gchar* dir = g_dir_make_tmp("s2c-results-XXXXXX", nullptr);
+  s2c::FrameMessage f;
+  f.metrics = s2c::kAllMetrics;
+  f.score = 100.0;
+  f.frame_index = 0;
+  f.timestamp = 0;
+  f.running_time = 0;
+  f.ssim.combined = 1.0;
+  f.ssim.combined_db = INFINITY;
+  f.ssim.plane[0] = f.ssim.plane[1] = f.ssim.plane[2] = 1.0;
+  s2c::ScoreStats s2, ssim;
+  s2.Add(100.0);
+  ssim.Add(1.0);
+  s2c::SummaryMessage m;
+  m.metrics = s2c::kAllMetrics;
+  m.scores = s2.Summarize();
+  m.ssim = ssim.Summarize();
+  const struct {
+    s2c::ResultsFormat format;
+    const char* name;
+    std::string frame;     // the frame's line
+    std::string pooled;    // a piece of the summary
+  } kCases[] = {
+      {s2c::ResultsFormat::kJsonLines, "s.jsonl",
+       "{\"frameNum\":0,\"timestamp\":0,\"running_time\":0,\"dist_timestamp\":null,"
+       "\"ssimulacra2\":100,\"ssim\":1,\"ssim_db\":null,\"ssim_y\":1,\"ssim_cb\":1,"
+       "\"ssim_cr\":1}\n",
+       "\"pooled_metrics\":{\"ssimulacra2\":{\"min\":100,"},
+      {s2c::ResultsFormat::kJson, "s.json",
+       "\"metrics\":{\"ssimulacra2\":100,\"ssim\":1,\"ssim_db\":null,\"ssim_y\":1,"
+       "\"ssim_cb\":1,\"ssim_cr\":1}}\n",
+       "\"ssim\":{\"min\":1,\"max\":1,\"mean\":1,"},
+      {s2c::ResultsFormat::kCsv, "s.csv",
+       "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2,ssim,ssim_db,ssim_y,ssim_cb,"
+       "ssim_cr\n0,0,0,,100,1,inf,1,1,1\n",
+       "# stddev,0\n# ssim_min,1\n"},
+  };
+  for (const auto& k : kCases) {
+    const std::string path = std::string(dir) + "/" + k.name;
+    s2c::ResultsWriter w;
+    CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics));
+    CHECK(w.Write(f));
+    CHECK(w.Finish(m));
+    w.Close();
+    const std::string text = ReadFile(path);
+    CHECK(text.find(k.frame) != std::string::npos);
+    CHECK(text.find(k.pooled) != std::string::npos);
+    g_remove(path.c_str());
+  }
+  g_rmdir(dir);
+  g_free(dir);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -271,6 +383,8 @@ int main(int argc, char** argv) {
   TestStatsEdgeCases();
   TestMetaAndCopy();
   TestResultsWriter();
+  TestSsimRoundTrip();
+  TestResultsWriterSsim();
   if (failures == 0) std::printf("messages, meta, stats, results: all pass\n");
   return failures == 0 ? 0 : 1;
 }
