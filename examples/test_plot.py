@@ -3,7 +3,7 @@
 in the three formats by hand (a sine of scores, one file without its summary,
 as a run cut short leaves it), plots them overlaid to PNG and SVG, and checks
 that the pictures exist with the asked size; a file with no frame is an
-error. Usage: test_plot.py PATH/TO/ssimulacra2cmp-plot"""
+error; --metric ssim plots SSIM's column and refuses a file without it. Usage: test_plot.py PATH/TO/ssimulacra2cmp-plot"""
 import json
 import math
 import os
@@ -61,4 +61,18 @@ with tempfile.TemporaryDirectory() as d:
     open(empty, "w").close()
     run = subprocess.run([plot, "-o", os.path.join(d, "e.png"), empty], capture_output=True, text=True)
     assert run.returncode == 1 and "no scored frame" in run.stderr, (run.returncode, run.stderr)
+
+    # --metric ssim: a csv with SSIM's columns and its "# ssim_" statistics
+    # plots; a file without SSIM is an error that says so.
+    both = os.path.join(d, "both.csv")
+    with open(both, "w") as f:
+        f.write("frameNum,timestamp,running_time,dist_timestamp,ssimulacra2,ssim,ssim_db,"
+                "ssim_y,ssim_cb,ssim_cr\n")
+        for i, s in enumerate(scores):
+            f.write(f"{i},,,,{s!r},{s / 100!r},1,1,1,1\n")
+        f.write("# mean,70\n# p5,60\n# ssim_mean,0.7\n# ssim_p5,0.6\n")
+    subprocess.run([plot, "--metric", "ssim", "-o", os.path.join(d, "ssim.png"), both], check=True)
+    run = subprocess.run([plot, "--metric", "ssim", "-o", os.path.join(d, "x.png"), paths[0]],
+                         capture_output=True, text=True)
+    assert run.returncode == 1 and "no 'ssim'" in run.stderr, (run.returncode, run.stderr)
 print("ok")
