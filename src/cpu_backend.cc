@@ -66,7 +66,9 @@ class CpuBackend : public Backend {
   // Called with nothing in flight.
   Status Configure(int width, int height) override {
     S2C_RETURN_IF_ERROR(CheckFrameSize(width, height));
-    const double needed = CpuReference::WorkspaceBytes(width, height);
+    const double needed =
+        ((metrics_ & kMetricSsimulacra2) ? CpuReference::WorkspaceBytes(width, height) : 0.0) +
+        ((metrics_ & kMetricSsim) ? SsimWorkspaceBytes(width, height) : 0.0);
     const double available = AvailableHostBytes();
     if (available >= 0.0 && needed > available) {
       return Status(StatusCode::kOutOfMemory,

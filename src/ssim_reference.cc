@@ -135,11 +135,21 @@ SsimSums SumPlane(ThreadPool* pool, const SsimPlaneGeometry& g, int64_t samplema
   return sums;
 }
 
+int VerticalHalfWindow(int w, int h) {
+  return static_cast<int>(SsimWindow(h * (1.5 / 256), std::min(w, h)).size()) / 2;
+}
+
 double Decibels(double ssim, double weight) {
   return 10 * (std::log10(weight) - std::log10(weight - ssim));
 }
 
 }  // namespace
+
+double SsimWorkspaceBytes(int width, int height) {
+  const double rows = kSsimBlockRows + 2.0 * VerticalHalfWindow(width, height);
+  return static_cast<double>(width) *
+         (rows * sizeof(SsimMoments) + kSsimBlockRows * 2.0 * sizeof(double));
+}
 
 Status CheckSsimFormat(const FrameLayout& ref, const FrameLayout& dist) {
   if (ref.model != ColorModel::kYuv || ref.format != dist.format) {

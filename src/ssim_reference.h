@@ -52,6 +52,11 @@ SsimResult SsimFromSums(const SsimSums sums[3], const FrameLayout& layout);
 // InvalidArgument unless the pair is YUV of one format (what SSIM compares).
 Status CheckSsimFormat(const FrameLayout& ref, const FrameLayout& dist);
 
+// Host bytes SsimCompare takes for frames of width x height (the largest
+// plane's rounds: window moments of the rows a round reads, its terms and
+// weights), as a double so that no size overflows it.
+double SsimWorkspaceBytes(int width, int height);
+
 // Scores a pair of YUV frames of the same size and format (8 to 16 bits,
 // planar or semi-planar). The reference's desc.pixel_aspect (1 for square
 // pixels) widens the horizontal window. RGB and gray

@@ -47,6 +47,7 @@ step racecheck_ssim "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tes
 # initialised it (21 of 21 passed this way on the H200).
 step element_cuda env CK_FORK=no S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
 step element_canonical_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_canonical"
+step element_ssim_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_ssim_element"
 step bench_element_1080p "$build/tests/bench/bench_element" 1920 1080 600 cuda 6
 step bench_element_4k "$build/tests/bench/bench_element" 3840 2160 300 cuda 6
 step bench_cuda "$build/tests/bench/bench_cuda" 30 0.25

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "cpu_backend.h"
 #include "cpu_reference.h"
+#include "ssim_reference.h"
 
 namespace {
 
@@ -213,6 +214,34 @@ void TestBackend(const std::vector<BadCase>& cases, const Frame& good, const Fra
   S2C_CHECK(backend->InFlight() == 0, "in flight after collect");
 }
 
+// The metric set: empty or unknown bits are refused; with SSIM, RGB is
+// refused at Submit naming videoconvert and nothing stays in flight; a YUV
+// pair's result holds SSIM alone, the CPU reference's bits; the memory SSIM
+// alone asks for at Configure is its own, a small part of SSIMULACRA 2's.
+void TestMetrics(const Frame& rgb, const I420Frame& yuv) {
+  std::unique_ptr<s2c::Backend> backend = s2c::MakeCpuBackend(2);
+  ExpectError(backend->SetMetrics(0), StatusCode::kInvalidArgument, {"ssimulacra2", "ssim"},
+              "SetMetrics(0)");
+  ExpectError(backend->SetMetrics(4), StatusCode::kInvalidArgument, {"ssim"}, "SetMetrics(4)");
+  S2C_CHECK(backend->SetMetrics(s2c::kMetricSsim).ok(), "SetMetrics(ssim)");
+  S2C_CHECK(s2c::CpuReference::WorkspaceBytes(60000, 60000) > s2c::SsimWorkspaceBytes(60000, 60000) * 50,
+            "SSIM's host memory is a small part of SSIMULACRA 2's");
+  S2C_CHECK(backend->Configure(16, 16).ok(), "Configure(16, 16) for SSIM");
+  ExpectError(backend->Submit(rgb.view, rgb.view, s2c::MemoryKind::kHost, 1),
+              StatusCode::kInvalidArgument, {"YUV", "videoconvert"}, "SSIM of RGB frames");
+  S2C_CHECK(backend->InFlight() == 0, "SSIM of RGB: nothing in flight");
+  S2C_CHECK(backend->Submit(yuv.view, yuv.view, s2c::MemoryKind::kHost, 5).ok(), "SSIM of YUV");
+  s2c::Result r;
+  bool ready = false;
+  uint64_t tag = 0;
+  const Status st = backend->CollectOldest(true, &ready, &tag, &r);
+  s2c::SsimResult direct;
+  S2C_CHECK(s2c::SsimCompare(yuv.view, yuv.view, &direct).ok(), "direct SSIM");
+  S2C_CHECK(st.ok() && ready && tag == 5 && r.metrics == s2c::kMetricSsim,
+            "SSIM result: %s", st.message().c_str());
+  S2C_CHECK_SAME_DOUBLE(r.ssim.combined, direct.combined, "SSIM through the backend");
+}
+
 }  // namespace
 
 int main() {
@@ -223,5 +252,6 @@ int main() {
   const std::vector<BadCase> cases = MakeCases(good, yuv);
   TestCompare(cases);
   TestBackend(cases, good, other);
+  TestMetrics(good, yuv);
   return s2c::test::GlobalTally().Finish();
 }
