@@ -24,7 +24,11 @@
 //              that fit the sum's binade at once (an ordered prefix scan),
 //              then the lane where the sum leaves it, term by term.
 // Order matters everywhere increments are combined (Then is not
-// commutative): only adjacent pieces, earlier on the left.
+// commutative): only adjacent pieces, earlier on the left. The arithmetic
+// is a rule's (SumRule): NonNegativeTerms (src/ordered_sum.h) unless the
+// functor declares kSigned, then SignedTerms (src/ordered_sum_signed.h),
+// whose increments also carry their reach and whose walk stages windows of
+// 512 chunks.
 #ifndef S2C_KERNELS_ORDERED_SUM_CUH_
 #define S2C_KERNELS_ORDERED_SUM_CUH_
 

@@ -17,6 +17,9 @@
 // where the sum leaves it term by term), so a wrong plan costs time, never
 // bits.
 //
+// This header's rule takes terms >= 0 (and NaN, inf, which go term by term);
+// src/ordered_sum_signed.h is the rule for terms of either sign.
+//
 // Binade keys are the biased exponent of s, except that zero and subnormal
 // sums share key 1 with [2^-1022, 2^-1021): all of them lie on the grid of
 // 2^-1074, so s + x is the same integer add there. For every key k, the bits
