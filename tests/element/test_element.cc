@@ -542,8 +542,9 @@ GST_START_TEST(test_latency_covers_a_late_distorted_feed) {
 GST_END_TEST;
 
 // With the CUDA backend: both pads in CUDA memory (read in place with
-// GST_MAP_CUDA) give the same bits as system memory, and the meta survives
-// cudadownload. Other backends, or no nvcodec plugin: nothing to check.
+// GST_MAP_CUDA) give the same bits as system memory, for both metrics, and
+// the meta survives cudadownload. Other backends, or no nvcodec plugin:
+// nothing to check.
 GST_START_TEST(test_cuda_memory_scores_equal_system_memory) {
   GstElementFactory* upload = gst_element_factory_find("cudaupload");
   if (std::strcmp(s2c_test::TestBackend(), "cuda") != 0 || upload == nullptr) {
@@ -555,16 +556,20 @@ GST_START_TEST(test_cuda_memory_scores_equal_system_memory) {
   gst_object_unref(upload);
   const std::string ref = Source(6, I420(25).c_str());
   const std::string dist = Source(6, I420(25).c_str(), "ball");
-  const RunResult host = RunPipeline(TwoSources(ref, dist));
+  const std::vector<std::string> both = {"metrics=ssimulacra2+ssim"};
+  const RunResult host = RunPipeline(TwoSources(ref, dist), both);
   const RunResult device = RunPipeline(
       ref + " ! cudaupload ! cmp.ref_sink " + dist +
-      " ! cudaupload ! cmp.dist_sink ssimulacra2cmp name=cmp ! cudadownload ! fakesink name=out");
+          " ! cudaupload ! cmp.dist_sink ssimulacra2cmp name=cmp ! cudadownload ! fakesink name=out",
+      both);
   fail_unless(device.errors.empty(), "error: %s",
               device.errors.empty() ? "" : device.errors[0].c_str());
   fail_unless_equals_int(device.frames.size(), 6);
   fail_unless_equals_int(host.frames.size(), 6);
   for (size_t i = 0; i < 6; ++i) {
     AssertBits(device.frames[i].score, host.frames[i].score);
+    AssertBits(device.frames[i].ssim.combined, host.frames[i].ssim.combined);
+    AssertBits(device.frames[i].ssim.plane[1], host.frames[i].ssim.plane[1]);
     fail_unless(device.out[i].has_meta);
     AssertBits(device.out[i].meta.score, host.frames[i].score);
   }
