@@ -32,7 +32,7 @@ struct Plane {
 };
 
 // The sums of one plane, window by window, straight from the definition.
-double DirectPlane(const Plane& a, const Plane& b, int64_t samplemax, double aspect) {
+s2c::SsimSums DirectPlane(const Plane& a, const Plane& b, int64_t samplemax, double aspect) {
   const double sigma = a.h * (1.5 / 256);
   const std::vector<int> vw = s2c::SsimWindow(sigma, std::min(a.w, a.h));
   const std::vector<int> hw = s2c::SsimWindow(sigma / aspect, std::min(a.w, a.h));
@@ -56,7 +56,7 @@ double DirectPlane(const Plane& a, const Plane& b, int64_t samplemax, double asp
       weights += static_cast<double>(m.w);
     }
   }
-  return terms / weights;
+  return {terms, weights};
 }
 
 // Y', Cb, Cr planes of a frame of `w` x `h` with chroma subsampled by
@@ -124,9 +124,15 @@ void CheckPair(PixelFormat format, const std::vector<Plane>& a, const std::vecto
   const s2c::Status st = s2c::SsimCompare(va, vb, out);
   S2C_CHECK(st.ok(), "%s: %s", what.c_str(), st.message().c_str());
   if (!st.ok()) return;
+  s2c::FrameLayout layout;
+  S2C_CHECK(s2c::DescribeFrame(va, &layout).ok(), "%s: layout", what.c_str());
   for (int k = 0; k < 3; ++k) {
-    const double direct = DirectPlane(a[k], b[k], (int64_t{1} << bits) - 1, 1.0);
-    S2C_CHECK_SAME_DOUBLE(out->plane[k], direct, (what + " plane " + std::to_string(k)).c_str());
+    const s2c::SsimSums direct = DirectPlane(a[k], b[k], (int64_t{1} << bits) - 1, 1.0);
+    const std::string plane = what + " plane " + std::to_string(k);
+    S2C_CHECK_SAME_DOUBLE(out->plane[k], direct.terms / direct.weights, plane.c_str());
+    // The GPU takes the weights' sum from the windows alone (SsimGeometry).
+    S2C_CHECK_SAME_DOUBLE(s2c::SsimGeometry(layout, k, 1.0).weight, direct.weights,
+                          (plane + " weights from the windows").c_str());
   }
 }
 
