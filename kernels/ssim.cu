@@ -17,14 +17,12 @@
 //               chroma sums in one launch
 // Samples outside the plane count as zero, which is the CPU's truncated
 // window for the five moments; the weight is hsum[x] * vsum[y].
-#include <algorithm>
 #include <cub/device/device_reduce.cuh>
 
 #include "frontend_steps.h"
 #include "ordered_sum.cuh"
 #include "ssim_launch.h"
 #include "ssim_steps.h"
-#include "ssim_tensor.cuh"
 
 namespace s2c {
 namespace cuda {
@@ -54,47 +52,19 @@ __device__ __forceinline__ T MulAdd(T w, T v, T acc) {
 
 size_t Align(size_t v) { return (v + 255) & ~size_t{255}; }
 
-// Where the horizontal pass puts a pixel's five moments for the vertical
-// pass: five planes of Moment (WideMoments), or, for the tensor-core
-// vertical pass, their bytes (MomentBytes, ssim_tensor.cuh). `pad` rows of
-// zeros above and below the plane are part of the layout; the horizontal
-// pass writes them too.
-template <class Moment>
-struct WideMoments {
-  Moment* m;
-  size_t plane;  // width * height
-  int width;
-  static constexpr int pad = 0;
-  template <class Acc>
-  __device__ void operator()(int x, int y, Acc mux, Acc muy, Acc x2, Acc xy, Acc y2) const {
-    const size_t i = static_cast<size_t>(y) * width + x;
-    m[i] = static_cast<Moment>(mux);
-    m[plane + i] = static_cast<Moment>(muy);
-    m[2 * plane + i] = static_cast<Moment>(x2);
-    m[3 * plane + i] = static_cast<Moment>(xy);
-    m[4 * plane + i] = static_cast<Moment>(y2);
-  }
-};
-
-// Acc: the arithmetic (float, uint32_t or uint64_t, see above); Store: where
-// the moments go (above). One block per row of the layout, padding rows
-// included (zeros).
-template <class Acc, class Store>
+// Acc: the arithmetic (float, uint32_t or uint64_t, see above); Moment: what
+// is stored for the vertical pass.
+template <class Acc, class Moment>
 __global__ void __launch_bounds__(kRowTile)
-    SsimHorizontalKernel(PairFrames f, SsimPlaneArgs p, Store store) {
+    SsimHorizontalKernel(PairFrames f, SsimPlaneArgs p, Moment* moments) {
   extern __shared__ __align__(8) unsigned char smem[];
   const int taps = 2 * p.hoffs + 1;
   const int span = kRowTile + 2 * p.hoffs;
   Acc* win = reinterpret_cast<Acc*>(smem);
   Acc* s = win + taps;
   Acc* d = s + span;
-  const int y = static_cast<int>(blockIdx.x) - store.pad;
+  const int y = blockIdx.x;
   const int x0 = blockIdx.y * kRowTile;
-  if (y < 0 || y >= p.height) {  // a padding row, the whole block
-    const int x = x0 + static_cast<int>(threadIdx.x);
-    if (x < p.width) store(x, y, Acc(0), Acc(0), Acc(0), Acc(0), Acc(0));
-    return;
-  }
   for (int i = threadIdx.x; i < taps; i += kRowTile) win[i] = static_cast<Acc>(p.hwin[i]);
   const ComponentLayout& cr = f.layout[0].comp[p.component];
   const ComponentLayout& cd = f.layout[1].comp[p.component];
@@ -121,7 +91,13 @@ __global__ void __launch_bounds__(kRowTile)
     xy = MulAdd(wk, MulAdd(s1, d1, s0 * d0), xy);
     y2 = MulAdd(wk, MulAdd(d1, d1, d0 * d0), y2);
   }
-  store(x, y, mux, muy, x2, xy, y2);
+  const size_t plane = static_cast<size_t>(p.width) * p.height;
+  const size_t i = static_cast<size_t>(y) * p.width + x;
+  moments[i] = static_cast<Moment>(mux);
+  moments[plane + i] = static_cast<Moment>(muy);
+  moments[2 * plane + i] = static_cast<Moment>(x2);
+  moments[3 * plane + i] = static_cast<Moment>(xy);
+  moments[4 * plane + i] = static_cast<Moment>(y2);
 }
 
 template <class Moment, class VAcc>
@@ -180,7 +156,8 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
     m.x2 = static_cast<int64_t>(acc[j][2]);
     m.xy = static_cast<int64_t>(acc[j][3]);
     m.y2 = static_cast<int64_t>(acc[j][4]);
-    terms[static_cast<size_t>(y) * p.width + x] = PixelTerm(p, x, y, m, samplemax);
+    m.w = static_cast<int64_t>(p.hsum[x]) * p.vsum[y];
+    terms[static_cast<size_t>(y) * p.width + x] = SsimTerm(m, samplemax);
   }
 }
 
@@ -209,16 +186,7 @@ size_t CarveWorkspace(const SsimPlaneArgs planes[3], int bit_depth, char* base,
     off += Align(bytes);
     return p;
   };
-  // The horizontal moments of one plane at a time: five planes of 32 or 64
-  // bits, or the byte planes of the tensor-core pass, whichever is larger.
-  size_t moments = 5 * acc * n;
-  for (int k = 0; k < 3; ++k) {
-    if (tensor::Takes(planes[k], bit_depth)) {
-      moments = std::max(moments,
-                         tensor::PlaneBytes(planes[k].width, planes[k].height, planes[k].voffs));
-    }
-  }
-  w.moments = take(moments);
+  w.moments = take(5 * acc * n);
   for (int k = 0; k < 3; ++k) {
     w.terms[k] = reinterpret_cast<double*>(take(sizeof(double) * Pixels(planes[k])));
   }
@@ -232,15 +200,6 @@ size_t CarveWorkspace(const SsimPlaneArgs planes[3], int bit_depth, char* base,
   return off;
 }
 
-// The horizontal pass into `store`'s layout (its rows and padding).
-template <class HAcc, class Store>
-void LaunchHorizontal(const PairFrames& frames, const SsimPlaneArgs& p, const Store& store,
-                      cudaStream_t stream) {
-  const size_t shared = sizeof(HAcc) * (2 * p.hoffs + 1 + 2 * (kRowTile + 2 * p.hoffs));
-  const dim3 grid(p.height + 2 * store.pad, (p.width + kRowTile - 1) / kRowTile);
-  SsimHorizontalKernel<HAcc, Store><<<grid, kRowTile, shared, stream>>>(frames, p, store);
-}
-
 // HAcc: the horizontal pass's arithmetic, Moment: its results, VAcc: the
 // vertical pass's sums.
 template <class HAcc, class Moment, class VAcc>
@@ -248,8 +207,9 @@ cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void
                           double* terms, cudaStream_t stream) {
   Moment* m = static_cast<Moment*>(moments);
   const int64_t samplemax = (int64_t{1} << frames.layout[0].bit_depth) - 1;
-  const size_t plane = static_cast<size_t>(p.width) * p.height;
-  LaunchHorizontal<HAcc>(frames, p, WideMoments<Moment>{m, plane, p.width}, stream);
+  const size_t hshared = sizeof(HAcc) * (2 * p.hoffs + 1 + 2 * (kRowTile + 2 * p.hoffs));
+  const dim3 hgrid(p.height, (p.width + kRowTile - 1) / kRowTile);
+  SsimHorizontalKernel<HAcc, Moment><<<hgrid, kRowTile, hshared, stream>>>(frames, p, m);
   const size_t vshared = sizeof(int32_t) * (2 * p.voffs + 1 + 2 * kVRows);
   const dim3 vgrid((p.width + kVCols - 1) / kVCols,
                    (p.height + kVGroups * kVRows - 1) / (kVGroups * kVRows));
@@ -271,26 +231,9 @@ struct ChromaTerms {
 
 // One plane's moments and terms on `stream`, at the arithmetic its bit
 // depth allows (see above).
-// The same with the vertical pass on the tensor cores (8-bit samples).
-cudaError_t LaunchTensorMoments(const PairFrames& frames, const SsimPlaneArgs& p, void* moments,
-                                double* terms, cudaStream_t stream) {
-  tensor::MomentBytes mb;
-  mb.base = static_cast<uint8_t*>(moments);
-  mb.pitch = tensor::Pitch(p.width);
-  mb.pad = tensor::PadRows(p.voffs);
-  mb.plane = mb.pitch * (static_cast<size_t>(p.height) + 2 * mb.pad);
-  LaunchHorizontal<float>(frames, p, mb, stream);
-  const dim3 grid(static_cast<unsigned>(mb.pitch / tensor::kCols),
-                  (p.height + tensor::kRows * tensor::kWarps - 1) / (tensor::kRows * tensor::kWarps));
-  tensor::SsimVerticalTensorKernel<<<grid, 32 * tensor::kWarps, 0, stream>>>(
-      p, mb, (int64_t{1} << frames.layout[0].bit_depth) - 1, terms);
-  return cudaGetLastError();
-}
-
 cudaError_t LaunchPlane(const PairFrames& frames, const SsimPlaneArgs& p, const SsimWorkspace& w,
                         double* terms, cudaStream_t stream) {
   const int bit_depth = frames.layout[0].bit_depth;
-  if (tensor::Takes(p, bit_depth)) return LaunchTensorMoments(frames, p, w.moments, terms, stream);
   if (bit_depth <= kNarrowVerticalBits) {
     return LaunchMoments<float, uint32_t, uint32_t>(frames, p, w.moments, terms, stream);
   }

@@ -28,7 +28,6 @@ struct SsimPlaneArgs {
   const int32_t* vwin;
   const int32_t* hsum;  // [x]
   const int32_t* vsum;  // [y]
-  bool vtaps_fit_u8;    // every vertical tap below 256 (the tensor-core pass)
 };
 
 // Device scratch for the three planes of frames at bit_depth: the

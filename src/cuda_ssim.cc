@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "cuda_ssim.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -11,18 +10,13 @@ namespace s2c {
 
 namespace {
 
-// A plane's shape as the kernels take it, device pointers aside: its size,
-// its windows' half lengths, and whether the vertical taps fit a byte (what
-// the workspace depends on, with the bit depth).
-cuda::SsimPlaneArgs PlaneShape(const SsimPlaneGeometry& g, int component) {
-  cuda::SsimPlaneArgs a = {};
-  a.component = component;
-  a.width = g.width;
-  a.height = g.height;
-  a.hoffs = static_cast<int>(g.hwin.size()) / 2;
-  a.voffs = static_cast<int>(g.vwin.size()) / 2;
-  a.vtaps_fit_u8 = *std::max_element(g.vwin.begin(), g.vwin.end()) <= 255;
-  return a;
+// The planes' sizes (what the workspace depends on).
+void PlaneSizes(const FrameLayout& l, cuda::SsimPlaneArgs planes[3]) {
+  for (int k = 0; k < 3; ++k) {
+    planes[k] = {};
+    planes[k].width = k == 0 ? l.width : l.chroma_width;
+    planes[k].height = k == 0 ? l.height : l.chroma_height;
+  }
 }
 
 bool SameGeometry(const FrameLayout& a, const FrameLayout& b) {
@@ -44,7 +38,7 @@ CudaSsim::~CudaSsim() {
 
 size_t CudaSsim::DeviceBytes(const FrameLayout& layout) {
   cuda::SsimPlaneArgs planes[3];
-  for (int k = 0; k < 3; ++k) planes[k] = PlaneShape(SsimGeometry(layout, k, 1.0), k);
+  PlaneSizes(layout, planes);
   return cuda::SsimWorkspaceBytes(planes, layout.bit_depth);
 }
 
@@ -76,8 +70,13 @@ Status CudaSsim::Prepare(const FrameLayout& layout, double pixel_aspect) {
     S2C_CUDA_TRY(cudaMemcpy(windows_.get(), host.data(), windows_.bytes(), cudaMemcpyHostToDevice));
     const int32_t* base = reinterpret_cast<const int32_t*>(windows_.get());
     for (int k = 0; k < 3; ++k) {
+      const SsimPlaneGeometry& g = geometry_[k];
       cuda::SsimPlaneArgs& a = args_[k];
-      a = PlaneShape(geometry_[k], k);
+      a.component = k;
+      a.width = g.width;
+      a.height = g.height;
+      a.hoffs = static_cast<int>(g.hwin.size()) / 2;
+      a.voffs = static_cast<int>(g.vwin.size()) / 2;
       a.hwin = base + offset[k][0];
       a.vwin = base + offset[k][1];
       a.hsum = base + offset[k][2];
