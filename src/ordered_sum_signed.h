@@ -63,7 +63,10 @@ S2C_HD int SignedKey(uint64_t bits) {
 
 // The one-term rule: the magnitude's increment as for a positive term
 // (TermIncrement; ties round to the even result either way), negated where
-// the term's sign is not the sum's. Infinities and NaN are unfit.
+// the term's sign is not the sum's. Infinities and NaN are unfit. A step
+// toward zero is one even where it rounds to nothing: from the binade's
+// first value, a term of a quarter to a half unit takes the sum to the
+// finer grid below (lo = 0 makes TryAdvance refuse it there).
 S2C_HD SignedIncrement SignedTermIncrement(double x, int plan) {
   const uint64_t b = SumBits(x);
   if ((b << 1) == 0) return kSignedNothing;  // +0.0 and -0.0 leave s as it is
@@ -72,9 +75,9 @@ S2C_HD SignedIncrement SignedTermIncrement(double x, int plan) {
   if (r.even > kSumMaxStep || r.odd > kSumMaxStep) return kSignedUnfit;
   const int64_t even = static_cast<int64_t>(r.even), odd = static_cast<int64_t>(r.odd);
   const int64_t most = even > odd ? even : odd;
-  if (most == 0) return kSignedNothing;  // rounds away: s stays, no reach
   const bool toward_zero = ((b & kSumSignBit) != 0) != (plan < 0);  // mutation-point: sign
-  if (toward_zero) return {-even, -odd, -kSumNoReach, -most};
+  if (toward_zero) return {-even, -odd, -kSumNoReach, -most};  // mutation-point: awayzero
+  if (most == 0) return kSignedNothing;  // rounds away upward: s stays, no reach
   return {even, odd, most, kSumNoReach};
 }
 
@@ -172,7 +175,10 @@ struct SignedTerms {
     ties |= whole_units ? 0u : tie_bit;  // mutation-point: signedfasttie
     f.units += whole;
     f.hi = whole > 0.0 ? fmax(f.hi, f.units) : f.hi;  // mutation-point: fastreach
-    f.lo = whole < 0.0 ? fmin(f.lo, f.units) : f.lo;
+    // Any term toward zero is a step down, even one that rounds to nothing
+    // (or whose y underflows to -0.0): the exact rule's.
+    const bool down = x != 0.0 && ((x < 0.0) != (scale < 0.0));
+    f.lo = down ? fmin(f.lo, f.units) : f.lo;  // mutation-point: fastdown
   }
   S2C_HD static bool FastTaken(const Fast& f, bool tie, const FastShared&) {
     // Every partial total and every step lies within the span from the

@@ -205,11 +205,12 @@ inline double DrawTerm(std::mt19937_64& rng, double s, bool tie) {
 }
 
 inline double DrawSum(std::mt19937_64& rng) {
-  switch (rng() % 6) {
+  switch (rng() % 7) {
     case 0: return FromBits(rng() & ((uint64_t{1} << 52) - 1));  // subnormal
     case 1: return 0.0;
     case 2: return 1.0 + static_cast<double>(rng() >> 12) / 4503599627370496.0;  // [1, 2)
     case 3: return std::nextafter(std::ldexp(1.0, static_cast<int>(rng() % 40)), 0.0);  // edge
+    case 4: return std::ldexp(1.0, static_cast<int>(rng() % 200) - 100);  // a binade's first value
     default: {
       const int e = static_cast<int>(rng() % 2000) - 1000;
       return std::ldexp(1.0 + static_cast<double>(rng() >> 12) / 4503599627370496.0, e);

@@ -31,6 +31,8 @@ up|s/if (m + r.hi > kSumMaxReach) return false;//
 down|s/if (m + r.lo <= first) return false;//
 shift|s/const int64_t b_hi = most + b.hi, b_lo = least + b.lo;/const int64_t b_hi = b.hi, b_lo = b.lo;/
 fastreach|s/f.hi = whole > 0.0 ? fmax(f.hi, f.units) : f.hi;/f.hi = whole > 0.0 ? fmax(f.hi, whole) : f.hi;/
+awayzero|s/if (toward_zero) return {-even, -odd, -kSumNoReach, -most};/if (toward_zero) return most == 0 ? kSignedNothing : SignedIncrement{-even, -odd, -kSumNoReach, -most};/
+fastdown|s/f.lo = down ? fmin(f.lo, f.units) : f.lo;/f.lo = whole < 0.0 ? fmin(f.lo, f.units) : f.lo;/
 signedfasttie|s/ties |= whole_units ? 0u : tie_bit;/ties |= whole_units || fabs(y - whole) == 0.5 ? 0u : tie_bit;/
 signedfastnan|s/fabs(y - whole) < 0.5;/fabs(y - whole) != 0.5;/
 signedfastbound|s/return !tie \&\& span < kSumTwo53;/return !tie;/'
