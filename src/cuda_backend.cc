@@ -131,9 +131,7 @@ class CudaBackendImpl : public CudaBackend {
     slot.timed = options_.time_stages;
     const Status st = Enqueue(slot, frames, nullptr);
     if (!st.ok()) {
-      // Let whatever was enqueued finish before the slot is reused.
-      cudaStreamSynchronize(slot.ssim_stream);
-      cudaStreamSynchronize(slot.stream);
+      WaitForSlot(slot);  // whatever was enqueued finishes before reuse
       return st;
     }
     ++count_;
@@ -177,8 +175,7 @@ class CudaBackendImpl : public CudaBackend {
     slot.timed = false;
     const Status st = Enqueue(slot, frames, observer);
     if (!st.ok()) {
-      cudaStreamSynchronize(slot.ssim_stream);
-      cudaStreamSynchronize(slot.stream);
+      WaitForSlot(slot);
       return st;
     }
     S2C_CUDA_TRY(cudaEventSynchronize(slot.done));
@@ -288,12 +285,7 @@ class CudaBackendImpl : public CudaBackend {
     return Status::Ok();
   }
 
-  // The whole pipeline of one pair on the slot's stream: the scale-0 front
-  // end (it reads this pair's frames), then the rest, which reads only the
-  // slot's buffers and is the same for every pair of this size: replayed as
-  // one CUDA graph (use_graphs), or enqueued call by call when stage events
-  // are recorded or planes observed. With an observer, waits after each
-  // stage and hands the planes over (debug only).
+  // One pair's metrics, ending with the slot's `done` event on its stream.
   Status Enqueue(PairSlot& slot, const PairFrames& frames, PlaneObserver* observer) {
     const bool ssimulacra2 = (metrics_ & kMetricSsimulacra2) != 0;
     if (metrics_ & kMetricSsim) {
@@ -326,6 +318,12 @@ class CudaBackendImpl : public CudaBackend {
     return Status::Ok();
   }
 
+  // SSIMULACRA 2 on the slot's stream: the scale-0 front end (it reads this
+  // pair's frames), then the rest, which reads only the slot's buffers and
+  // is the same for every pair of this size: replayed as one CUDA graph
+  // (use_graphs), or enqueued call by call when stage events are recorded or
+  // planes observed. With an observer, waits after each stage and hands the
+  // planes over (debug only).
   Status EnqueueSsimulacra2(PairSlot& slot, const PairFrames& frames, PlaneObserver* observer) {
     const Pyramid pyr(width_, height_);
     S2C_RETURN_IF_ERROR(EnqueueFrontEnd(slot, pyr, frames, observer));
@@ -360,6 +358,13 @@ class CudaBackendImpl : public CudaBackend {
       sub.num_scales = s + 1;
     }
     out->score = sub.Score();
+  }
+
+  // Waits for every stream a slot's pair may have work on.
+  static void WaitForSlot(PairSlot& slot) {
+    slot.ssim.WaitIdle();
+    cudaStreamSynchronize(slot.ssim_stream);
+    cudaStreamSynchronize(slot.stream);
   }
 
   // Drops the oldest pair, passing `st` through.

@@ -28,12 +28,14 @@ bool SameGeometry(const FrameLayout& a, const FrameLayout& b) {
 }  // namespace
 
 CudaSsim::~CudaSsim() {
-  if (side_) {
-    cudaStreamSynchronize(side_);
-    cudaStreamDestroy(side_);
-  }
+  WaitIdle();
+  if (side_) cudaStreamDestroy(side_);
   if (luma_ready_) cudaEventDestroy(luma_ready_);
   if (side_done_) cudaEventDestroy(side_done_);
+}
+
+void CudaSsim::WaitIdle() const {
+  if (side_) cudaStreamSynchronize(side_);
 }
 
 size_t CudaSsim::DeviceBytes(const FrameLayout& layout) {

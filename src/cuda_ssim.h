@@ -40,6 +40,9 @@ class CudaSsim {
   Status Enqueue(const cuda::PairFrames& frames, bool exact, double* d_sums,
                  cudaStream_t stream) const;
 
+  // Waits for the side stream's work (after a failed Enqueue).
+  void WaitIdle() const;
+
   // The result from the three sums Enqueue wrote.
   SsimResult Finish(const double sums[3]) const;
 
