@@ -77,7 +77,8 @@ struct ElementState {
   // never at the same time (the base class stops the task around flush).
   std::unique_ptr<Backend> backend;
   bool backend_is_cuda = false;
-  unsigned metrics = kMetricSsimulacra2;  // the backend's, set at start
+  // The backend's, set at start; written under results_lock.
+  unsigned metrics = kMetricSsimulacra2;
   int configured_width = 0;
   int configured_height = 0;
   PadFormat format[2];

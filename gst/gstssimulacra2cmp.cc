@@ -255,7 +255,12 @@ gboolean Start(GstAggregator* agg) {
   GST_INFO_OBJECT(self, "scoring on the %s backend", selection.backend->name());
   p->backend = std::move(selection.backend);
   p->backend_is_cuda = selection.is_cuda;
-  p->metrics = s.metrics;
+  {
+    // The stats property reads it (MakeSummary) from the application's
+    // thread, under this lock.
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    p->metrics = s.metrics;
+  }
   p->configured_width = p->configured_height = 0;
   p->negotiation_failed = false;
   p->paired_any = false;
