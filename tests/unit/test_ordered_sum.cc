@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Host tests of the exact ordered sum (src/ordered_sum.h): the one-term rule
-// against the real double add, the fast rule against the exact one, and the
-// whole pipeline in the kernels' layout (chunks of 256 lanes x 4 terms,
-// ordered lane tree, runs of chunks, the checked walk) against the plain loop
-// under good and deliberately wrong plans. Every comparison is on bits. ordered_sum_mutations.sh checks that
-// faults injected into the header make this test fail.
+// Host tests of the exact ordered sum's rule for non-negative terms
+// (src/ordered_sum.h): the one-term rule against the real double add, the
+// fast rule against the exact one, and the whole pipeline in the kernels'
+// layout (ordered_sum_model.h: chunks of 256 lanes x 4 terms, ordered lane
+// tree, runs of chunks, the checked walk) against the plain loop under good
+// and deliberately wrong plans. Every comparison is on bits.
+// test_ordered_sum_signed.cc does the same for terms of either sign, and
+// ordered_sum_mutations.sh checks that faults injected into the headers make
+// one of the two fail.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
