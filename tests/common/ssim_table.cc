@@ -5,12 +5,25 @@
 #include <fstream>
 #include <sstream>
 
+#include "image_io.h"
+
 namespace s2c {
 namespace test {
 
-std::vector<SsimExpected> ReadSsimTable(const std::string& readme) {
+namespace {
+
+std::string SsimDir() {
+  const std::string dir = TestdataDir();
+  return dir.empty() ? dir : dir + "/ssim/";
+}
+
+}  // namespace
+
+std::vector<SsimExpected> ReadSsimTable() {
   std::vector<SsimExpected> rows;
-  std::ifstream in(readme);
+  const std::string dir = SsimDir();
+  if (dir.empty()) return rows;
+  std::ifstream in(dir + "README.md");
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("| flower", 0) != 0) continue;
     std::vector<std::string> cells;
@@ -26,6 +39,11 @@ std::vector<SsimExpected> ReadSsimTable(const std::string& readme) {
                     std::strtod(cells[5].c_str(), nullptr), std::strtod(cells[6].c_str(), nullptr)});
   }
   return rows;
+}
+
+bool ReadSsimPair(const SsimExpected& row, Y4mFrame* ref, Y4mFrame* dist, std::string* error) {
+  const std::string dir = SsimDir();
+  return ReadY4m(dir + row.ref, ref, error) && ReadY4m(dir + row.dist, dist, error);
 }
 
 }  // namespace test

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "y4m_reader.h"
+
 namespace s2c {
 namespace test {
 
@@ -15,9 +17,13 @@ struct SsimExpected {
   double combined, y, cb, cr, combined_db;
 };
 
-// The rows "| ref.y4m | dist.y4m | raw combined | Y' | Cb | Cr | dB |";
-// empty when the file cannot be read.
-std::vector<SsimExpected> ReadSsimTable(const std::string& readme);
+// The rows "| ref.y4m | dist.y4m | raw combined | Y' | Cb | Cr | dB |" of
+// testdata/ssim/README.md (TestdataDir()); empty when it cannot be read.
+std::vector<SsimExpected> ReadSsimTable();
+
+// A row's two frames; false (with the reason in *error) if one cannot be
+// read.
+bool ReadSsimPair(const SsimExpected& row, Y4mFrame* ref, Y4mFrame* dist, std::string* error);
 
 }  // namespace test
 }  // namespace s2c

@@ -82,11 +82,10 @@ std::string Printed(double v) {
   return buf;
 }
 
-void TestPair(const std::string& dir, const s2c::test::SsimExpected& e, const char* metrics) {
+void TestPair(const s2c::test::SsimExpected& e, const char* metrics) {
   s2c::test::Y4mFrame ref, dist;
   std::string error;
-  if (!s2c::test::ReadY4m(dir + "/ssim/" + e.ref, &ref, &error) ||
-      !s2c::test::ReadY4m(dir + "/ssim/" + e.dist, &dist, &error)) {
+  if (!s2c::test::ReadSsimPair(e, &ref, &dist, &error)) {
     Check(false, error);
     return;
   }
@@ -150,16 +149,14 @@ void TestRgbRefused(const std::string& dir) {
 int main(int argc, char** argv) {
   gst_init(&argc, &argv);
   const std::string dir = s2c::test::TestdataDir();
-  const std::vector<s2c::test::SsimExpected> rows =
-      dir.empty() ? std::vector<s2c::test::SsimExpected>()
-                  : s2c::test::ReadSsimTable(dir + "/ssim/README.md");
+  const std::vector<s2c::test::SsimExpected> rows = s2c::test::ReadSsimTable();
   if (rows.empty()) {
     std::printf("skipped: ../shared/testdata/ssim not found (set S2C_TESTDATA)\n");
     return 77;
   }
   for (const s2c::test::SsimExpected& e : rows) {
-    TestPair(dir, e, "ssimulacra2+ssim");
-    TestPair(dir, e, "ssim");
+    TestPair(e, "ssimulacra2+ssim");
+    TestPair(e, "ssim");
   }
   if (gst_element_factory_find("pngdec") != nullptr) TestRgbRefused(dir);
   std::printf("%d failures\n", g_failures);

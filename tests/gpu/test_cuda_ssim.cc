@@ -87,10 +87,7 @@ void ComparePair(const FrameView& ref, const FrameView& dist, s2c::CudaSsim* ssi
 }
 
 void TestReferencePairs(s2c::CudaSsim* ssim, double* d_sums) {
-  const std::string dir = s2c::test::TestdataDir();
-  const std::vector<s2c::test::SsimExpected> rows =
-      dir.empty() ? std::vector<s2c::test::SsimExpected>()
-                  : s2c::test::ReadSsimTable(dir + "/ssim/README.md");
+  const std::vector<s2c::test::SsimExpected> rows = s2c::test::ReadSsimTable();
   if (rows.empty()) {
     std::printf("reference pairs: skipped (../shared/testdata/ssim not found)\n");
     return;
@@ -98,8 +95,7 @@ void TestReferencePairs(s2c::CudaSsim* ssim, double* d_sums) {
   for (const s2c::test::SsimExpected& e : rows) {
     s2c::test::Y4mFrame ref, dist;
     std::string error;
-    const bool read = s2c::test::ReadY4m(dir + "/ssim/" + e.ref, &ref, &error) &&
-                      s2c::test::ReadY4m(dir + "/ssim/" + e.dist, &dist, &error);
+    const bool read = s2c::test::ReadSsimPair(e, &ref, &dist, &error);
     S2C_CHECK(read, "%s", error.c_str());
     if (read) ComparePair(ref.View(), dist.View(), ssim, d_sums, e.ref + " / " + e.dist);
   }

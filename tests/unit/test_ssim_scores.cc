@@ -42,10 +42,7 @@ void TestRgbRefused() {
 int main() {
   TestWindow();
   TestRgbRefused();
-  const std::string dir = s2c::test::TestdataDir();
-  const std::vector<s2c::test::SsimExpected> rows =
-      dir.empty() ? std::vector<s2c::test::SsimExpected>()
-                  : s2c::test::ReadSsimTable(dir + "/ssim/README.md");
+  const std::vector<s2c::test::SsimExpected> rows = s2c::test::ReadSsimTable();
   if (rows.empty()) {
     std::printf("skipped: ../shared/testdata/ssim not found\n");
     return s2c::test::GlobalTally().failed == 0 ? 77 : 1;
@@ -53,8 +50,7 @@ int main() {
   for (const s2c::test::SsimExpected& e : rows) {
     s2c::test::Y4mFrame ref, dist;
     std::string error;
-    const bool read = s2c::test::ReadY4m(dir + "/ssim/" + e.ref, &ref, &error) &&
-                      s2c::test::ReadY4m(dir + "/ssim/" + e.dist, &dist, &error);
+    const bool read = s2c::test::ReadSsimPair(e, &ref, &dist, &error);
     S2C_CHECK(read, "%s", error.c_str());
     if (!read) continue;
     s2c::SsimResult r;
