@@ -9,6 +9,7 @@
 #define S2C_TESTS_ORDERED_SUM_MODEL_H_
 
 #include <algorithm>
+#include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -183,6 +184,31 @@ double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_t
     ++pos;
   }
   return FromBits(s);
+}
+
+// ---- Reporting -------------------------------------------------------------
+
+// A failed check: counted, and the first 20 printed on stderr with the bits
+// of what came and what was wanted (ordered_sum_mutations.sh counts the
+// lines that start with FAIL).
+inline int& FailureCount() {
+  static int count = 0;
+  return count;
+}
+inline void Fail(const char* what, const char* detail, double got, double want) {
+  if (++FailureCount() <= 20) {
+    std::fprintf(stderr, "FAIL %s (%s): got %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",
+                 what, detail, got, ToBits(got), want, ToBits(want));
+  }
+}
+// The test's exit status: 1 after any failure, else 0 with "ok".
+inline int FinishChecks() {
+  if (FailureCount()) {
+    std::fprintf(stderr, "%d failures\n", FailureCount());
+    return 1;
+  }
+  std::printf("ok\n");
+  return 0;
 }
 
 // ---- Draws for the rule tests --------------------------------------------

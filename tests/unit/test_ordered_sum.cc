@@ -9,7 +9,6 @@
 // ordered_sum_mutations.sh checks that faults injected into the headers make
 // one of the two fail.
 #include <algorithm>
-#include <cinttypes>
 #include <cstdio>
 #include <iterator>
 #include <vector>
@@ -23,18 +22,10 @@ namespace {
 
 using test::FromBits;
 using test::ToBits;
+using test::Fail;
 using test::DrawRunTerm;
 using test::DrawSum;
 using test::DrawTerm;
-
-int g_failures = 0;
-
-void Fail(const char* what, const char* detail, double got, double want) {
-  if (++g_failures <= 20) {
-    std::fprintf(stderr, "FAIL %s (%s): got %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",
-                 what, detail, got, ToBits(got), want, ToBits(want));
-  }
-}
 
 // ---- The one-term rule -----------------------------------------------------
 
@@ -225,10 +216,5 @@ int main() {
   s2c::TestLoopAdd();
   s2c::TestFixturesSeeOrder();
   s2c::TestPipeline();
-  if (s2c::g_failures) {
-    std::fprintf(stderr, "%d failures\n", s2c::g_failures);
-    return 1;
-  }
-  std::printf("ok\n");
-  return 0;
+  return s2c::test::FinishChecks();
 }

@@ -23,15 +23,7 @@ namespace {
 
 using test::FromBits;
 using test::ToBits;
-
-int g_failures = 0;
-
-void Fail(const char* what, const char* detail, double got, double want) {
-  if (++g_failures <= 20) {
-    std::fprintf(stderr, "FAIL %s (%s): got %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",
-                 what, detail, got, ToBits(got), want, ToBits(want));
-  }
-}
+using test::Fail;
 
 double Negated(std::mt19937_64& rng, double x) { return (rng() & 1) ? -x : x; }
 
@@ -227,10 +219,5 @@ int main() {
   s2c::TestFastRule();
   s2c::TestFixturesSeeOrder();
   s2c::TestPipeline();
-  if (s2c::g_failures) {
-    std::fprintf(stderr, "%d failures\n", s2c::g_failures);
-    return 1;
-  }
-  std::printf("ok\n");
-  return 0;
+  return s2c::test::FinishChecks();
 }
