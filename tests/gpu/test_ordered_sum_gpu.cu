@@ -50,7 +50,6 @@ struct ThreeArraysOf {
     t[2] = c[i];
   }
 };
-using ThreeArrays = ThreeArraysOf<false>;
 
 struct DeviceArray {
   double* p = nullptr;
@@ -61,50 +60,74 @@ struct DeviceArray {
   ~DeviceArray() { cudaFree(p); }
 };
 
-void TestArrays(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws[2],
-                cudaStream_t streams[2], double* d_out) {
+// Array sums of every fixture of `kinds` under `launch` (the plain-array
+// launcher of one rule), two seeds on two streams with their own
+// workspaces, against the loop; `label` names the rule in the messages.
+template <class Launch>
+int CheckArraySums(const std::vector<test::TermKind>& kinds, const std::vector<size_t>& lengths,
+                   Launch launch, uint64_t seed, const char* label,
+                   cuda::OrderedSumWorkspace ws[2], cudaStream_t streams[2], double* d_out) {
   int cases = 0;
-  for (test::TermKind kind : test::kAllTermKinds) {
+  for (test::TermKind kind : kinds) {
     for (size_t n : lengths) {
-      // The same fixture on two streams with their own workspaces.
-      const std::vector<double> x = test::MakeTerms(kind, n, 1);
-      const std::vector<double> y = test::MakeTerms(kind, n, 2);
+      const std::vector<double> x = test::MakeTerms(kind, n, seed);
+      const std::vector<double> y = test::MakeTerms(kind, n, seed + 1);
       DeviceArray dx(x), dy(y);
-      CHECK_CUDA(cuda::LaunchOrderedSumOfArray(dx.p, n, ws[0], d_out, streams[0]));
-      CHECK_CUDA(cuda::LaunchOrderedSumOfArray(dy.p, n, ws[1], d_out + 1, streams[1]));
+      CHECK_CUDA(launch(dx.p, n, ws[0], d_out, streams[0]));
+      CHECK_CUDA(launch(dy.p, n, ws[1], d_out + 1, streams[1]));
       double got[2];
       CHECK_CUDA(cudaDeviceSynchronize());
       CHECK_CUDA(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
       char what[128];
-      std::snprintf(what, sizeof what, "array sum == loop (%s, n=%zu)", test::TermKindName(kind), n);
+      std::snprintf(what, sizeof what, "%s == loop (%s, n=%zu)", label, test::TermKindName(kind),
+                    n);
       Expect(what, got[0], test::LoopSum(x.data(), n));
       Expect(what, got[1], test::LoopSum(y.data(), n));
       cases += 2;
     }
   }
-  std::printf("array sums: %d cases\n", cases);
+  return cases;
 }
 
-void TestThreeAtOnce(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws,
+// Three sums at once from one functor (ThreeArraysOf<kTermsSigned>), of the
+// fixtures `kinds`, against the loops.
+template <bool kTermsSigned>
+int CheckThreeAtOnce(const test::TermKind (&kinds)[3], const std::vector<size_t>& lengths,
+                     uint64_t seed, const char* label, cuda::OrderedSumWorkspace ws,
                      cudaStream_t stream, double* d_out) {
   int cases = 0;
   for (size_t n : lengths) {
-    const std::vector<double> a = test::MakeTerms(test::TermKind::kTies, n, 3);
-    const std::vector<double> b = test::MakeTerms(test::TermKind::kQuartic, n, 3);
-    const std::vector<double> c = test::MakeTerms(test::TermKind::kZeroIslands, n, 3);
+    const std::vector<double> a = test::MakeTerms(kinds[0], n, seed);
+    const std::vector<double> b = test::MakeTerms(kinds[1], n, seed);
+    const std::vector<double> c = test::MakeTerms(kinds[2], n, seed);
     DeviceArray da(a), db(b), dc(c);
-    CHECK_CUDA(cuda::LaunchOrderedSums<3>(ThreeArrays{da.p, db.p, dc.p}, n, ws, d_out, stream));
+    CHECK_CUDA(cuda::LaunchOrderedSums<3>(ThreeArraysOf<kTermsSigned>{da.p, db.p, dc.p}, n, ws,
+                                          d_out, stream));
     double got[3];
     CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
     CHECK_CUDA(cudaStreamSynchronize(stream));
     char what[96];
-    std::snprintf(what, sizeof what, "three sums at once == loops (n=%zu)", n);
+    std::snprintf(what, sizeof what, "%s == loops (n=%zu)", label, n);
     Expect(what, got[0], test::LoopSum(a.data(), n));
     Expect(what, got[1], test::LoopSum(b.data(), n));
     Expect(what, got[2], test::LoopSum(c.data(), n));
     cases += 3;
   }
-  std::printf("three sums at once: %d cases\n", cases);
+  return cases;
+}
+
+void TestNonNegative(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws[2],
+                     cudaStream_t streams[2], double* d_out) {
+  const std::vector<test::TermKind> kinds(std::begin(test::kAllTermKinds),
+                                          std::end(test::kAllTermKinds));
+  const int arrays = CheckArraySums(kinds, lengths, cuda::LaunchOrderedSumOfArray, 1, "array sum",
+                                    ws, streams, d_out);
+  std::printf("array sums: %d cases\n", arrays);
+  const test::TermKind three[3] = {test::TermKind::kTies, test::TermKind::kQuartic,
+                                   test::TermKind::kZeroIslands};
+  const int at_once = CheckThreeAtOnce<false>(three, lengths, 3, "three sums at once", ws[0],
+                                              streams[0], d_out);
+  std::printf("three sums at once: %d cases\n", at_once);
 }
 
 // The signed rule: every fixture, the non-negative ones too, as one sum on
@@ -113,42 +136,13 @@ void TestSigned(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws
                 cudaStream_t streams[2], double* d_out) {
   std::vector<test::TermKind> kinds(std::begin(test::kAllTermKinds), std::end(test::kAllTermKinds));
   kinds.insert(kinds.end(), std::begin(test::kSignedTermKinds), std::end(test::kSignedTermKinds));
-  int cases = 0;
-  for (test::TermKind kind : kinds) {
-    for (size_t n : lengths) {
-      const std::vector<double> x = test::MakeTerms(kind, n, 5);
-      const std::vector<double> y = test::MakeTerms(kind, n, 6);
-      DeviceArray dx(x), dy(y);
-      CHECK_CUDA(cuda::LaunchSignedOrderedSumOfArray(dx.p, n, ws[0], d_out, streams[0]));
-      CHECK_CUDA(cuda::LaunchSignedOrderedSumOfArray(dy.p, n, ws[1], d_out + 1, streams[1]));
-      double got[2];
-      CHECK_CUDA(cudaDeviceSynchronize());
-      CHECK_CUDA(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
-      char what[128];
-      std::snprintf(what, sizeof what, "signed array sum == loop (%s, n=%zu)",
-                    test::TermKindName(kind), n);
-      Expect(what, got[0], test::LoopSum(x.data(), n));
-      Expect(what, got[1], test::LoopSum(y.data(), n));
-      cases += 2;
-    }
-  }
-  for (size_t n : lengths) {
-    const std::vector<double> a = test::MakeTerms(test::TermKind::kSsimTerms, n, 7);
-    const std::vector<double> b = test::MakeTerms(test::TermKind::kSignedTies, n, 7);
-    const std::vector<double> c = test::MakeTerms(test::TermKind::kCrossingZero, n, 7);
-    DeviceArray da(a), db(b), dc(c);
-    CHECK_CUDA(cuda::LaunchOrderedSums<3>(ThreeArraysOf<true>{da.p, db.p, dc.p}, n, ws[0], d_out,
-                                          streams[0]));
-    double got[3];
-    CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, streams[0]));
-    CHECK_CUDA(cudaStreamSynchronize(streams[0]));
-    char what[96];
-    std::snprintf(what, sizeof what, "three signed sums at once == loops (n=%zu)", n);
-    Expect(what, got[0], test::LoopSum(a.data(), n));
-    Expect(what, got[1], test::LoopSum(b.data(), n));
-    Expect(what, got[2], test::LoopSum(c.data(), n));
-    cases += 3;
-  }
+  const test::TermKind three[3] = {test::TermKind::kSsimTerms, test::TermKind::kSignedTies,
+                                   test::TermKind::kCrossingZero};
+  const int cases =
+      CheckArraySums(kinds, lengths, cuda::LaunchSignedOrderedSumOfArray, 5, "signed array sum",
+                     ws, streams, d_out) +
+      CheckThreeAtOnce<true>(three, lengths, 7, "three signed sums at once", ws[0], streams[0],
+                             d_out);
   std::printf("signed sums: %d cases\n", cases);
 }
 
@@ -214,8 +208,7 @@ int main(int argc, char** argv) {
   }
   double* d_out = nullptr;
   CHECK_CUDA(cudaMalloc(&d_out, sizeof(double) * 4));
-  TestArrays(lengths, ws, streams, d_out);
-  TestThreeAtOnce(lengths, ws[0], streams[0], d_out);
+  TestNonNegative(lengths, ws, streams, d_out);
   TestPreparedByFirstPass(lengths, ws[1], streams[1], d_out);
   TestSigned(lengths, ws, streams, d_out);
   for (int i = 0; i < 2; ++i) {
