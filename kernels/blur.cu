@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The recursive Gaussian on the device: blur_steps.h's line functions, one
-// line per thread (the filter must run along each line in order, exactness
-// contract layer 1), with the memory traffic made coalesced around them.
+// The horizontal pass of the recursive Gaussian on the device: blur_steps.h's
+// line functions, one line per thread (the filter must run along each line
+// in order, exactness contract layer 1), with the memory traffic made
+// coalesced around them. The vertical pass is kernels/blur_vertical.cu.
 //
-// Horizontal: a block holds 32 lines of one channel and one warp per blurred
+// A block holds 32 lines of one channel and one warp per blurred
 // plane (mu1, mu2, sigma11, sigma22, sigma12), all reading the same two XYB
 // lines. Tiles of 32 columns of both lines are copied asynchronously
 // (cp.async) into a shared-memory ring two tiles ahead of use, and outputs
@@ -16,11 +17,6 @@
 // The other tiles follow the line's schedule step by step. Every line of the
 // block has the same length, so all threads take the same path, and the
 // block synchronises at each tile's end.
-//
-// Vertical: one thread per column of one plane, in place. Inputs are
-// prefetched kPrefetch rows ahead into registers, and every input a column
-// still needs as the upper tap is held in registers, so outputs can overwrite
-// the horizontal pass's rows.
 #include "launch.h"
 
 #include "blur_steps.h"
@@ -29,7 +25,7 @@ namespace s2c {
 namespace cuda {
 namespace {
 
-constexpr int kRadius = 5;                    // N for sigma 1.5
+constexpr int kRadius = kBlurRadius;
 constexpr int kLines = 32;                    // lines per block = warp size
 constexpr int kTile = 32;                     // columns per tile
 constexpr int kRingTiles = 4;                 // tiles t - 1 .. t + 2 resident
@@ -237,77 +233,6 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   CopyWaitAll();  // no copy may land after the block has exited
 }
 
-constexpr int kColumnsPerBlock = 128;
-// Rows loaded per batch. A batch is requested one batch ahead of its use, so
-// that its loads are in flight while the previous batch is computed: the
-// pass is a chain of dependent steps per column with few columns per
-// multiprocessor, so memory latency, not bandwidth, bounds it.
-constexpr int kPrefetch = 32;
-// Inputs held: rows n - N - 1 (upper tap of step n) up to the lower tap of
-// step n + kPrefetch - 1.
-constexpr int kHeld = 2 * kRadius + kPrefetch;
-
-// grid: (column groups, channel * kNumBlurKinds + kind).
-__global__ void __launch_bounds__(kColumnsPerBlock)
-    BlurVerticalKernel(BlurArgs a) {
-  const int x = blockIdx.x * kColumnsPerBlock + threadIdx.x;
-  if (x >= a.w) return;
-  const int c = blockIdx.y / kNumBlurKinds, kind = blockIdx.y % kNumBlurKinds;
-  const PlaneView p = a.out.p[c][kind];
-  const ptrdiff_t pitch = p.pitch;
-  const int h = a.h;
-  // Rows are loaded and stored in order from row 0, each through a pointer
-  // that steps one row at a time (a row index times the pitch costs several
-  // 64-bit operations per access). Batches wholly inside the column skip the
-  // bounds checks.
-  const float* load = p.data + x;
-  float* store = p.data + x;
-  int loaded = 0;  // rows loaded so far
-  // The next kPrefetch lower taps (rows `loaded` and on), zero below the
-  // image. Rows are read before the steps that overwrite them (step n
-  // writes row n, which is a lower tap of step n - N + 1).
-  auto fetch = [&](float (&rows)[kPrefetch]) {
-    if (loaded + kPrefetch <= h) {
-#pragma unroll
-      for (int j = 0; j < kPrefetch; ++j, load += pitch) rows[j] = *load;
-    } else {
-#pragma unroll
-      for (int j = 0; j < kPrefetch; ++j, load += pitch) rows[j] = loaded + j < h ? *load : 0.0f;
-    }
-    loaded += kPrefetch;
-  };
-  // held[j] is row n0 - N - 1 + j; rows above the image are zero.
-  float held[kHeld];
-  for (int j = 0; j < 2 * kRadius; ++j) held[j] = 0.0f;
-  float ahead[kPrefetch];
-  fetch(ahead);  // the lower taps of steps -N + 1 ...
-  VerticalState state;
-  for (int n0 = -kRadius + 1; n0 < h; n0 += kPrefetch) {
-#pragma unroll
-    for (int j = 0; j < kPrefetch; ++j) held[2 * kRadius + j] = ahead[j];
-    if (n0 + kPrefetch < h) fetch(ahead);
-    const auto step = [&](int j) {
-      return BlurVerticalStep(a.rg, held[j] + held[j + 2 * kRadius], state);
-    };
-    if (n0 >= 0 && n0 + kPrefetch <= h) {
-#pragma unroll
-      for (int j = 0; j < kPrefetch; ++j, store += pitch) *store = step(j);
-    } else {
-#pragma unroll
-      for (int j = 0; j < kPrefetch; ++j) {
-        const int n = n0 + j;
-        const float v = step(j);
-        if (n >= 0 && n < h) {
-          *store = v;
-          store += pitch;
-        }
-      }
-    }
-#pragma unroll
-    for (int j = 0; j < 2 * kRadius; ++j) held[j] = held[j + kPrefetch];
-  }
-}
-
 }  // namespace
 
 cudaError_t PrepareBlurKernels() {
@@ -317,21 +242,12 @@ cudaError_t PrepareBlurKernels() {
 }
 
 cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
-                                 const PairPlanes& xyb, const BlurPlanes& out,
+                                 const PairPlanes& xyb, const BlurPlanes& blurred,
                                  cudaStream_t stream) {
   if (rg.radius != kRadius) return cudaErrorInvalidValue;
-  const BlurArgs a{rg, xyb, out, out.p[0][0].width, out.p[0][0].height};
+  const BlurArgs a{rg, xyb, blurred, blurred.p[0][0].width, blurred.p[0][0].height};
   const dim3 grid((a.h + kLines - 1) / kLines, 3);
   BlurHorizontalKernel<<<grid, kLines * kNumBlurKinds, kHorizontalSmem, stream>>>(a);
-  return cudaGetLastError();
-}
-
-cudaError_t LaunchBlurVertical(const RecursiveGaussian& rg,
-                               const BlurPlanes& out, cudaStream_t stream) {
-  if (rg.radius != kRadius) return cudaErrorInvalidValue;
-  const BlurArgs a{rg, PairPlanes(), out, out.p[0][0].width, out.p[0][0].height};
-  const dim3 grid((a.w + kColumnsPerBlock - 1) / kColumnsPerBlock, 3 * kNumBlurKinds);
-  BlurVerticalKernel<<<grid, kColumnsPerBlock, 0, stream>>>(a);
   return cudaGetLastError();
 }
 

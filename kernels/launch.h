@@ -55,10 +55,20 @@ cudaError_t LaunchFrontEnd(const PairFrames& frames, const PairPlanes& xyb,
 cudaError_t LaunchScaleStart(const PairPlanes& linear, const PairPlanes& xyb,
                              const PairPlanes& next, cudaStream_t stream);
 
-// The five blurs of all three channels, in two launches: the horizontal
-// pass from the XYB planes (products formed on the fly) into `out`, then the
-// vertical pass in place on `out`. Both require rg.radius == 5 (sigma 1.5)
-// and return cudaErrorInvalidValue otherwise.
+// The radius N of the recursive Gaussian the blur kernels are built for
+// (sigma 1.5).
+constexpr int kBlurRadius = 5;
+
+// The five blurs of all three channels and the terms, in two launches. The
+// horizontal pass reads the XYB planes (products formed on the fly) and
+// writes `blurred`. The vertical pass reads `blurred` in place, forms each
+// pixel's prepared terms (pixel_steps.h, PrepareTerms) and stores them in
+// place of three of the blurred planes, where LaunchMapSumsExact reads them;
+// it also zeroes the advice in `sum_workspace` (MapSumsWorkspaceBytes) and
+// adds the chunks' sums of the 18 terms to it. The blurred planes are not
+// stored, except to `observed` when it is non-null (debug: planes of the
+// same size, not `blurred`'s). Both require rg.radius == kBlurRadius and
+// return cudaErrorInvalidValue otherwise.
 //
 // PrepareBlurKernels must have run once in the current context: the
 // horizontal pass takes more than the default 48 KB of dynamic shared
@@ -67,26 +77,29 @@ cudaError_t LaunchScaleStart(const PairPlanes& linear, const PairPlanes& xyb,
 // streams, and is not a call to make while a stream is being captured.
 cudaError_t PrepareBlurKernels();
 cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
-                                 const PairPlanes& xyb, const BlurPlanes& out,
+                                 const PairPlanes& xyb, const BlurPlanes& blurred,
                                  cudaStream_t stream);
-cudaError_t LaunchBlurVertical(const RecursiveGaussian& rg,
-                               const BlurPlanes& out, cudaStream_t stream);
+cudaError_t LaunchBlurVerticalTerms(const RecursiveGaussian& rg, const PairPlanes& xyb,
+                                    const BlurPlanes& blurred, void* sum_workspace,
+                                    const BlurPlanes* observed, cudaStream_t stream);
 
 // Six running sums per channel of the map terms (pixel_steps.h, MapTerms)
-// over one scale, written to sums[c * 6 + k]. Exact: the bits of the CPU's
-// raster-order loop, by the ordered sum. `workspace` holds
-// MapSumsWorkspaceBytes(w, h) bytes and is used by one launch at a time.
+// over one scale, written to sums[c * 6 + k], after the vertical pass has
+// prepared the terms in `prepared` (the scale's blurred planes) and the
+// advice in `workspace`. Exact: the bits of the CPU's raster-order loop, by
+// the ordered sum. `workspace` holds MapSumsWorkspaceBytes(w, h) bytes and
+// is used by one scale in flight at a time.
 size_t MapSumsWorkspaceBytes(int width, int height);
-cudaError_t LaunchMapSumsExact(const PairPlanes& xyb, const BlurPlanes& blurred,
-                               void* workspace, double* sums,
+cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, double* sums,
                                cudaStream_t stream);
+// Where the vertical pass adds up the terms in `workspace`: term j's sum
+// over chunk c (raster pixels c * 1024 onwards) at advice[j * chunks + c].
+double* MapSumsAdvice(void* workspace);
 
-// The same sums by a plain parallel tree reduction: NOT the CPU's bits. For
-// the benchmark's exact/tree ratio only. `partials` holds
-// kTreeSumPartials * 18 doubles.
-constexpr int kTreeSumPartials = 1024;
-cudaError_t LaunchMapSumsTree(const PairPlanes& xyb, const BlurPlanes& blurred,
-                              double* partials, double* sums,
+// The same sums by a plain parallel tree: the chunks' sums added up. NOT
+// the CPU's bits (and not even the same bits from run to run: the chunks'
+// sums are atomic adds). For the benchmark's exact/tree ratio only.
+cudaError_t LaunchMapSumsTree(int width, int height, void* workspace, double* sums,
                               cudaStream_t stream);
 
 // cudaSuccess when this build's kernels can run on the current device

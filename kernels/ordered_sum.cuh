@@ -8,10 +8,11 @@
 // giving the K terms of element i (or, with kGroups, one group of them at a
 // time: see TermGroups; with kRuns, runs of consecutive elements: see
 // HasRuns); the passes evaluate it again rather than storing 8 bytes per
-// term and sum, and the first pass may have a functor of its own that
-// stores what the others read (LaunchOrderedSums). Five kernels per launch,
-// all on the caller's stream, no allocation and no synchronisation inside:
-//   advice     one block per chunk of 1024 terms: tree sums (the plan's input)
+// term and sum. Five kernels per launch, all on the caller's stream, no
+// allocation and no synchronisation inside:
+//   advice     one block per chunk of 1024 terms: tree sums (the plan's
+//              input); a caller that forms the terms anyway may give the
+//              advice itself instead (LaunchOrderedSumsAdvised)
 //   plan       one block per sum: prefix of the advice, a binade per chunk
 //   increments one block per chunk: runs of 8 consecutive terms composed in
 //              order, then an ordered tree of adjacent runs, under the plan
@@ -171,12 +172,11 @@ __device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_
 }
 
 // Advice only, so any order will do: thread l takes elements l, l + 256,
-// ... of the chunk, so that each load and each store of a preparing first
-// pass is coalesced (runs of 4 consecutive elements per thread, which share
-// the position and row pointers, made a 4K pair 1.87 ms instead of 1.72
-// with 6 in flight on the H200: a warp's stores then touch every sector four
-// times). Then one reduction per sum in the warp and one across the warps
-// (one barrier for all the group's sums).
+// ... of the chunk, so that each load is coalesced (runs of 4 consecutive
+// elements per thread were slower in the backend, when this pass also
+// stored what the later ones read: docs/ordered-sum.md). Then one reduction
+// per sum in the warp and one across the warps (one barrier for all the
+// group's sums).
 template <int K, class Terms>
 __global__ void __launch_bounds__(kAdviceThreads)
     OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {
@@ -505,22 +505,30 @@ __global__ void __launch_bounds__(kSumChunkLanes)
 
 }  // namespace detail
 
-// Enqueues the K exact sums of terms(0..n-1) on stream; d_out receives K
-// doubles when the stream reaches that point. The workspace must not be used
-// by another launch in flight. Returns the launch error, if any; no sync.
-//
-// `first` gives the same terms as `terms` and is what the first pass (the
-// advice) evaluates: exactly once per element (and group), before any other
-// pass evaluates `terms`. It may store, as it goes, what `terms` reads (the
-// backend keeps each pixel's prepared values in place of planes it has read,
-// so the later passes read less and compute less).
-template <int K, class First, class Terms>
-cudaError_t LaunchOrderedSums(const First& first, const Terms& terms, uint64_t n,
-                              const OrderedSumWorkspace& ws, double* d_out, cudaStream_t stream) {
+// Where the advice of K sums of n elements lives in their workspace: sum
+// k's chunk c (elements c * kSumChunkTerms onwards) at [k * chunks + c],
+// chunks = OrderedSumChunks(n). A caller that forms the terms anyway may
+// write the chunks' sums there itself, in any order and approximately
+// (atomic adds will do: the plan only guesses binades, and the walk
+// checks every guess, so a wrong advice costs time, never a bit), and
+// then enqueue the other passes with LaunchOrderedSumsAdvised.
+inline uint64_t OrderedSumChunks(uint64_t n) { return detail::ChunkCount(n); }
+inline double* OrderedSumAdvice(const OrderedSumWorkspace& ws) {
+  // BuffersBytes takes the advice first, for every rule.
+  return static_cast<double*>(ws.data);
+}
+
+// Enqueues on stream the K exact sums of terms(0..n-1) whose advice is
+// already in the workspace (OrderedSumAdvice): the plan, increments, runs
+// and walk passes. d_out receives K doubles when the stream reaches that
+// point. The workspace must not be used by another launch in flight.
+// Returns the launch error, if any; no sync.
+template <int K, class Terms>
+cudaError_t LaunchOrderedSumsAdvised(const Terms& terms, uint64_t n,
+                                     const OrderedSumWorkspace& ws, double* d_out,
+                                     cudaStream_t stream) {
   using Rule = typename detail::SumRule<Terms>::type;
   constexpr int G = detail::TermGroups<Terms>::value;
-  static_assert(detail::TermGroups<First>::value == G, "the passes group the terms alike");
-  static_assert(std::is_same_v<typename detail::SumRule<First>::type, Rule>, "one rule");
   constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
   static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
   if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
@@ -532,8 +540,6 @@ cudaError_t LaunchOrderedSums(const First& first, const Terms& terms, uint64_t n
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
   const unsigned grid = static_cast<unsigned>(chunks);
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
-  detail::OrderedSumAdviceKernel<K>
-      <<<dim3(grid, G), detail::kAdviceThreads, 0, stream>>>(first, n, chunks, b.advice);
   detail::OrderedSumPlanKernel<Rule, detail::kPlanThreads>
       <<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
   detail::OrderedSumIncrementKernel<K>
@@ -545,10 +551,21 @@ cudaError_t LaunchOrderedSums(const First& first, const Terms& terms, uint64_t n
   return cudaGetLastError();
 }
 
+// Enqueues the K exact sums of terms(0..n-1) on stream: the advice pass
+// (the chunks' tree sums), then LaunchOrderedSumsAdvised.
 template <int K, class Terms>
 cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
                               double* d_out, cudaStream_t stream) {
-  return LaunchOrderedSums<K>(terms, terms, n, ws, d_out, stream);
+  using Rule = typename detail::SumRule<Terms>::type;
+  constexpr int G = detail::TermGroups<Terms>::value;
+  constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
+  const uint64_t chunks = detail::ChunkCount(n);
+  if (n != 0 && ws.bytes >= OrderedSumWorkspaceBytes(n, K, kSigned) && chunks <= 0x7FFFFFFFu) {
+    detail::OrderedSumAdviceKernel<K><<<dim3(static_cast<unsigned>(chunks), G),
+                                        detail::kAdviceThreads, 0, stream>>>(
+        terms, n, chunks, OrderedSumAdvice(ws));
+  }
+  return LaunchOrderedSumsAdvised<K>(terms, n, ws, d_out, stream);
 }
 
 // Terms of a plain device array (one sum), never negative, or of either

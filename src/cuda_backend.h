@@ -47,8 +47,8 @@ struct CudaStageTimes {
   float upload = 0.0f;       // host-to-device copies of the frames
   float scale_start = 0.0f;  // front end / downsample / positive XYB
   float blur_horizontal = 0.0f;
-  float blur_vertical = 0.0f;
-  float sums = 0.0f;         // map terms and their sums
+  float blur_vertical = 0.0f;  // with the terms and the sums' advice
+  float sums = 0.0f;           // the sums' other passes
 };
 
 class CudaBackend : public Backend {

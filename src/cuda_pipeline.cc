@@ -23,18 +23,17 @@ int LinearHeight(const Pyramid& pyr, int s) { return s < pyr.num_scales ? pyr.h[
 // Byte sizes of a slot's buffers for one frame size.
 struct SlotLayout {
   size_t xyb[kNumScales] = {}, blur[kNumScales] = {}, odd, even, planes;
-  size_t partials, workspace[kNumScales] = {}, sums;
+  size_t workspace[kNumScales] = {}, sums;
   SlotLayout(int width, int height) {
     const Pyramid pyr(width, height);
     planes = 0;
     sums = CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double));
-    partials = CudaAlignUp(cuda::kTreeSumPartials * kSumsPerScale * sizeof(double));
     for (int s = 0; s < pyr.num_scales; ++s) {
       xyb[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 6);
       blur[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 15);
       planes += xyb[s] + blur[s];
       workspace[s] = CudaAlignUp(cuda::MapSumsWorkspaceBytes(pyr.w[s], pyr.h[s]));
-      sums += partials + workspace[s];
+      sums += workspace[s];
     }
     odd = PlaneBlock::Bytes(LinearWidth(pyr, 1), LinearHeight(pyr, 1), 6);
     even = PlaneBlock::Bytes(LinearWidth(pyr, 2), LinearHeight(pyr, 2), 6);
@@ -55,14 +54,32 @@ PairPlanes XybOf(const PairSlot& slot, const Pyramid& pyr, int s) {
   return slot.xyb[s].Pair(0, pyr.w[s], pyr.h[s]);
 }
 
-BlurPlanes BlurredOf(const PairSlot& slot, const Pyramid& pyr, int s) {
+BlurPlanes BlurredOf(const PlaneBlock& block, int w, int h) {
   BlurPlanes b;
   for (int c = 0; c < 3; ++c) {
     for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
-      b.p[c][k] = slot.blur[s].View(c * cuda::kNumBlurKinds + k, pyr.w[s], pyr.h[s]);
+      b.p[c][k] = block.View(c * cuda::kNumBlurKinds + k, w, h);
     }
   }
   return b;
+}
+
+BlurPlanes BlurredOf(const PairSlot& slot, const Pyramid& pyr, int s) {
+  return BlurredOf(slot.blur[s], pyr.w[s], pyr.h[s]);
+}
+
+// Debug only: planes of scale s's size where the vertical pass also stores
+// the blurred planes (it does not store them otherwise), in a block sized
+// for scale 0 and reused by every scale (the observer's downloads wait).
+Status DebugBlurredOf(PairSlot& slot, const Pyramid& pyr, int s, BlurPlanes* out) {
+  if (slot.debug_blur.bytes() == 0) {
+    S2C_RETURN_IF_ERROR(slot.debug_blur.Resize(
+        PlaneBlock::Bytes(pyr.w[0], pyr.h[0], 3 * cuda::kNumBlurKinds)));
+  }
+  PlaneBlock block;
+  block.Carve(slot.debug_blur.get(), pyr.w[s], pyr.h[s]);
+  *out = BlurredOf(block, pyr.w[s], pyr.h[s]);
+  return Status::Ok();
 }
 
 // Debug only: a blocking download of one plane.
@@ -119,15 +136,15 @@ Status EnqueueScaleStart(PairSlot& slot, const Pyramid& pyr, int s, PlaneObserve
   return Status::Ok();
 }
 
-// The six sums per channel of scale s, on `st`.
+// The six sums per channel of scale s, on `st`, from what the vertical pass
+// prepared.
 Status EnqueueSums(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode, cudaStream_t st) {
-  const PairPlanes xyb = XybOf(slot, pyr, s);
-  const BlurPlanes blurred = BlurredOf(slot, pyr, s);
   double* sums = slot.d_sums + s * kSumsPerScale;
+  void* workspace = slot.d_sum_workspace[s];
   if (mode == CudaSumMode::kExact) {
-    S2C_CUDA_TRY(cuda::LaunchMapSumsExact(xyb, blurred, slot.d_sum_workspace[s], sums, st));
+    S2C_CUDA_TRY(cuda::LaunchMapSumsExact(BlurredOf(slot, pyr, s), workspace, sums, st));
   } else {
-    S2C_CUDA_TRY(cuda::LaunchMapSumsTree(xyb, blurred, slot.d_partials[s], sums, st));
+    S2C_CUDA_TRY(cuda::LaunchMapSumsTree(pyr.w[s], pyr.h[s], workspace, sums, st));
   }
   return Status::Ok();
 }
@@ -137,12 +154,16 @@ Status EnqueueScale(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode,
                     PlaneObserver* observer, cudaStream_t st) {
   const RecursiveGaussian& rg = Sigma15Gaussian();
   const int base = 2 + kStageEventsPerScale * s;
+  const PairPlanes xyb = XybOf(slot, pyr, s);
   const BlurPlanes blurred = BlurredOf(slot, pyr, s);
-  S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, XybOf(slot, pyr, s), blurred, st));
+  BlurPlanes observed;
+  if (observer) S2C_RETURN_IF_ERROR(DebugBlurredOf(slot, pyr, s, &observed));
+  S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, xyb, blurred, st));
   S2C_CUDA_TRY(Mark(slot, base + 1));
-  S2C_CUDA_TRY(cuda::LaunchBlurVertical(rg, blurred, st));
+  S2C_CUDA_TRY(cuda::LaunchBlurVerticalTerms(rg, xyb, blurred, slot.d_sum_workspace[s],
+                                             observer ? &observed : nullptr, st));
   S2C_CUDA_TRY(Mark(slot, base + 2));
-  if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, blurred));
+  if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, observed));
   S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, st));
   S2C_CUDA_TRY(Mark(slot, base + 3));
   return Status::Ok();
@@ -257,8 +278,6 @@ Status AllocateSlot(PairSlot& slot, int width, int height) {
   slot.d_sums = reinterpret_cast<double*>(at);
   at += CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double));
   for (int s = 0; s < pyr.num_scales; ++s) {
-    slot.d_partials[s] = reinterpret_cast<double*>(at);
-    at += l.partials;
     slot.d_sum_workspace[s] = at;
     at += l.workspace[s];
   }
@@ -270,6 +289,7 @@ void FreeSlot(PairSlot& slot) {
   slot.planes.Free();
   slot.sums.Free();
   slot.debug_linear.Free();
+  slot.debug_blur.Free();
 }
 
 Status EnqueueFrontEnd(PairSlot& slot, const Pyramid& pyr, const cuda::PairFrames& frames,

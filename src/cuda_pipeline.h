@@ -33,8 +33,8 @@ struct Pyramid {
 };
 
 // Stage events (time_stages): [0] before the upload, [1] after it, then per
-// scale after the scale start, the horizontal blur, the vertical blur and
-// the sums.
+// scale after the scale start, the horizontal blur, the vertical blur (with
+// the terms and the sums' advice) and the sums.
 constexpr int kStageEventsPerScale = 4;
 constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
 
@@ -59,14 +59,14 @@ struct PairSlot {
   cudaEvent_t stage[kNumStageEvents] = {};
   DeviceBuffer planes;
   PlaneBlock xyb[kNumScales], blur[kNumScales], linear_odd, linear_even;
-  DeviceBuffer sums;  // per-scale sums, tree partials, ordered-sum workspaces
+  DeviceBuffer sums;  // per-scale sums, ordered-sum workspaces
   double* d_sums = nullptr;
-  double* d_partials[kNumScales] = {};
   void* d_sum_workspace[kNumScales] = {};
   PinnedBuffer host_sums;
   DeviceBuffer raw[2];  // device copies of host frames
   PinnedBuffer staging[2];
   DeviceBuffer debug_linear;  // scale-0 linear planes, debug mode only
+  DeviceBuffer debug_blur;    // the blurred planes, debug mode only
   // Everything after the scale-0 front end, recorded once per frame size
   // from this slot's buffers (use_graphs).
   GraphExec after_front_end;

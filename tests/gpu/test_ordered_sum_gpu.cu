@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Device test of the exact ordered sum: on the host test's fixtures, the
 // kernels return the bits of the CPU's loop, for one sum of an array and for
-// three sums at once from a functor, with launches on two streams; and under
-// the signed rule (src/ordered_sum_signed.h) on every fixture, the
-// mixed-sign ones included. --quick leaves out the long inputs (for
+// three sums at once from a functor, with launches on two streams; with
+// advice given by the caller, right or wrong; and under the signed rule
+// (src/ordered_sum_signed.h) on every fixture, the mixed-sign ones
+// included. --quick leaves out the long inputs (for
 // compute-sanitizer runs).
 #include <cuda_runtime.h>
 
@@ -146,40 +147,59 @@ void TestSigned(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws
   std::printf("signed sums: %d cases\n", cases);
 }
 
-// A first pass that stores what the later passes read: it gives the terms
-// of `from` and copies each to `to` as it goes; the later passes read `to`,
-// filled with NaN before the launch, so an element the first pass skipped
-// or a pass that ran before it shows in the sum.
-struct CopyingTerms {
-  const double* from;
-  double* to;
-  __device__ void operator()(uint64_t i, double (&t)[1]) const {
-    t[0] = from[i];
-    to[i] = t[0];
-  }
-};
+// Advice given by the caller (LaunchOrderedSumsAdvised), as the backend's
+// vertical pass gives it: the chunks' sums added atomically, in whatever
+// order the threads run; the same skewed by 2^-12 up and down (binades
+// planned wrong near their edges); and none (zero everywhere). Any advice
+// must give the loop's bits: it only guesses, the walk checks.
+enum class AdviceKind { kAtomic, kSkewed, kZero };
+const char* AdviceName(AdviceKind k) {
+  return k == AdviceKind::kAtomic ? "atomic" : k == AdviceKind::kSkewed ? "skewed" : "zero";
+}
 
-void TestPreparedByFirstPass(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws,
-                             cudaStream_t stream, double* d_out) {
+__global__ void AddChunkSumsKernel(const double* x, uint64_t n, double* advice) {
+  const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (i < n) atomicAdd(&advice[i / kSumChunkTerms], x[i]);
+}
+
+__global__ void SkewKernel(double* advice, uint64_t chunks) {
+  const uint64_t c = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
+  if (c < chunks) advice[c] *= c % 2 ? 1.0 + 0x1p-12 : 1.0 - 0x1p-12;
+}
+
+void TestGivenAdvice(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws,
+                     cudaStream_t stream, double* d_out) {
   int cases = 0;
-  for (test::TermKind kind : test::kAllTermKinds) {
-    for (size_t n : lengths) {
-      const std::vector<double> x = test::MakeTerms(kind, n, 4);
-      DeviceArray from(x), to(x);
-      CHECK_CUDA(cudaMemsetAsync(to.p, 0xFF, sizeof(double) * n, stream));  // NaN
-      CHECK_CUDA(cuda::LaunchOrderedSums<1>(CopyingTerms{from.p, to.p}, cuda::ArrayTerms{to.p}, n,
-                                            ws, d_out, stream));
-      double got;
-      CHECK_CUDA(cudaMemcpyAsync(&got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
-      CHECK_CUDA(cudaStreamSynchronize(stream));
-      char what[128];
-      std::snprintf(what, sizeof what, "sum with a preparing first pass == loop (%s, n=%zu)",
-                    test::TermKindName(kind), n);
-      Expect(what, got, test::LoopSum(x.data(), n));
-      ++cases;
+  for (AdviceKind advice : {AdviceKind::kAtomic, AdviceKind::kSkewed, AdviceKind::kZero}) {
+    for (test::TermKind kind : test::kAllTermKinds) {
+      for (size_t n : lengths) {
+        const std::vector<double> x = test::MakeTerms(kind, n, 4);
+        DeviceArray terms(x);
+        const uint64_t chunks = cuda::OrderedSumChunks(n);
+        double* d_advice = cuda::OrderedSumAdvice(ws);
+        CHECK_CUDA(cudaMemsetAsync(d_advice, 0, sizeof(double) * chunks, stream));
+        if (n > 0 && advice != AdviceKind::kZero) {  // (a grid of no blocks is an error)
+          AddChunkSumsKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(
+              terms.p, n, d_advice);
+          if (advice == AdviceKind::kSkewed) {
+            SkewKernel<<<static_cast<unsigned>((chunks + 255) / 256), 256, 0, stream>>>(
+                d_advice, chunks);
+          }
+        }
+        CHECK_CUDA(cuda::LaunchOrderedSumsAdvised<1>(cuda::ArrayTerms{terms.p}, n, ws, d_out,
+                                                     stream));
+        double got;
+        CHECK_CUDA(cudaMemcpyAsync(&got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
+        CHECK_CUDA(cudaStreamSynchronize(stream));
+        char what[128];
+        std::snprintf(what, sizeof what, "sum with %s advice == loop (%s, n=%zu)",
+                      AdviceName(advice), test::TermKindName(kind), n);
+        Expect(what, got, test::LoopSum(x.data(), n));
+        ++cases;
+      }
     }
   }
-  std::printf("preparing first pass: %d cases\n", cases);
+  std::printf("advice given by the caller: %d cases\n", cases);
 }
 
 }  // namespace
@@ -209,7 +229,7 @@ int main(int argc, char** argv) {
   double* d_out = nullptr;
   CHECK_CUDA(cudaMalloc(&d_out, sizeof(double) * 4));
   TestNonNegative(lengths, ws, streams, d_out);
-  TestPreparedByFirstPass(lengths, ws[1], streams[1], d_out);
+  TestGivenAdvice(lengths, ws[1], streams[1], d_out);
   TestSigned(lengths, ws, streams, d_out);
   for (int i = 0; i < 2; ++i) {
     cudaFree(ws[i].data);
