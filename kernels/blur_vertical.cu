@@ -30,9 +30,10 @@ namespace {
 
 constexpr int kColumns = 32;  // per block: one warp's width
 constexpr int kThreads = kColumns * kNumBlurKinds;
-// The terms phase: a thread forms the terms of 4 adjacent pixels of one row
-// (vector loads and stores, and a quarter of the shuffles of a pixel per
-// thread), so a warp covers 4 rows of the block's columns.
+// The terms phase: a thread forms the terms of 4 adjacent pixels of one row,
+// so a warp covers 4 rows of the block's columns, its loads and stores are
+// vectors, and a row's sums take 3 shuffle steps per 32 pixels (a thread per
+// pixel took 5 per row and made the pass twice as slow: docs/cuda-backend.md).
 constexpr int kQuad = 4;
 constexpr int kQuadsPerRow = kColumns / kQuad;
 constexpr int kRowsPerWarp = 32 / kQuadsPerRow;
@@ -80,11 +81,10 @@ __device__ __forceinline__ float& Lane(float4& v, int p) {
   return p == 0 ? v.x : p == 1 ? v.y : p == 2 ? v.z : v.w;
 }
 
-// grid: (column groups, channel); block: kNumBlurKinds warps. Each batch
-// is blurred into one of two shared buffers while the other still holds
-// the previous batch for the terms, so one barrier per batch suffices: a
-// warp writes buffer b only after every warp has passed the barrier that
-// follows its terms of the batch before.
+// grid: (column groups, channel); block: kNumBlurKinds warps. Batches go
+// to two shared buffers in turn, so one barrier per batch suffices: a warp
+// writes a buffer again two batches later, after a barrier that every warp
+// reaches only once it is done with the terms it read from that buffer.
 template <bool kObserve>
 __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
   __shared__ float out[2][kNumBlurKinds][kBatch][kOutPitch];
