@@ -46,7 +46,8 @@ constexpr int kBatch = kRowsPerWarp * kNumBlurKinds;
 // Inputs held: rows n - N - 1 (upper tap of step n) up to the lower tap of
 // step n + kBatch - 1.
 constexpr int kHeld = 2 * kBlurRadius + kBatch;
-constexpr int kOutPitch = kColumns + 1;  // the terms phase reads 4 rows at once
+// +1: a warp of the terms phase reads 4 rows at once, each on its own banks.
+constexpr int kOutPitch = kColumns + 1;
 
 struct VerticalArgs {
   RecursiveGaussian rg;
