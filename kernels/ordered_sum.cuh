@@ -503,6 +503,12 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   if (lane == 0) out[k] = SumDouble(sum_bits);
 }
 
+// A launch of k sums of n > 0 terms fits `ws`, and its chunks fit the
+// kernels' 32-bit grid and run ends.
+inline bool WorkspaceFits(uint64_t n, int k, bool signed_terms, const OrderedSumWorkspace& ws) {
+  return ws.bytes >= OrderedSumWorkspaceBytes(n, k, signed_terms) && ChunkCount(n) <= 0x7FFFFFFFu;
+}
+
 }  // namespace detail
 
 // Where the advice of K sums of n elements lives in their workspace: sum
@@ -532,10 +538,8 @@ cudaError_t LaunchOrderedSumsAdvised(const Terms& terms, uint64_t n,
   constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
   static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
   if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
+  if (!detail::WorkspaceFits(n, K, kSigned, ws)) return cudaErrorInvalidValue;
   const uint64_t chunks = detail::ChunkCount(n);
-  if (ws.bytes < OrderedSumWorkspaceBytes(n, K, kSigned) || chunks > 0x7FFFFFFFu) {
-    return cudaErrorInvalidValue;
-  }
   detail::OrderedSumBuffers<typename Rule::Increment> b;
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
   const unsigned grid = static_cast<unsigned>(chunks);
@@ -559,8 +563,8 @@ cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWo
   using Rule = typename detail::SumRule<Terms>::type;
   constexpr int G = detail::TermGroups<Terms>::value;
   constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
-  const uint64_t chunks = detail::ChunkCount(n);
-  if (n != 0 && ws.bytes >= OrderedSumWorkspaceBytes(n, K, kSigned) && chunks <= 0x7FFFFFFFu) {
+  if (n != 0 && detail::WorkspaceFits(n, K, kSigned, ws)) {  // else the rest says why
+    const uint64_t chunks = detail::ChunkCount(n);
     detail::OrderedSumAdviceKernel<K><<<dim3(static_cast<unsigned>(chunks), G),
                                         detail::kAdviceThreads, 0, stream>>>(
         terms, n, chunks, OrderedSumAdvice(ws));
