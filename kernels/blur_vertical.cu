@@ -206,8 +206,9 @@ cudaError_t LaunchBlurVerticalTerms(const RecursiveGaussian& rg, const PairPlane
                                     const BlurPlanes* observed, cudaStream_t stream) {
   if (rg.radius != kBlurRadius) return cudaErrorInvalidValue;
   const int w = blurred.p[0][0].width, h = blurred.p[0][0].height;
-  const uint64_t chunks = OrderedSumChunks(static_cast<uint64_t>(w) * h);
-  double* advice = MapSumsAdvice(sum_workspace);
+  const uint64_t pixels = static_cast<uint64_t>(w) * h;
+  const uint64_t chunks = OrderedSumChunks(pixels);
+  double* advice = OrderedSumAdvice(MapSumsWorkspace(sum_workspace, pixels));
   cudaError_t e = cudaMemsetAsync(advice, 0, sizeof(double) * kSumTerms * chunks, stream);
   if (e != cudaSuccess) return e;
   const VerticalArgs a{rg, xyb, MapTermsAt(blurred, w), h, advice, chunks,

@@ -92,9 +92,6 @@ cudaError_t LaunchBlurVerticalTerms(const RecursiveGaussian& rg, const PairPlane
 size_t MapSumsWorkspaceBytes(int width, int height);
 cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, double* sums,
                                cudaStream_t stream);
-// Where the vertical pass adds up the terms in `workspace`: term j's sum
-// over chunk c (raster pixels c * 1024 onwards) at advice[j * chunks + c].
-double* MapSumsAdvice(void* workspace);
 
 // The same sums by a plain parallel tree: the chunks' sums added up. NOT
 // the CPU's bits (and not even the same bits from run to run: the chunks'

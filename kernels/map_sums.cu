@@ -17,6 +17,10 @@ namespace s2c {
 namespace cuda {
 namespace {
 
+__device__ __forceinline__ void CopyTerms(const PixelTerms& p, double (&t)[kTerms]) {
+  for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
+}
+
 // The ordered sum's view of the terms: element i is raster pixel i, its 18
 // terms those of the three channels, given one channel (group) at a time so
 // that the ordered sum's passes run a block per chunk and channel, each
@@ -69,23 +73,10 @@ __global__ void __launch_bounds__(kChunkSumThreads)
   if (threadIdx.x == 0) sums[blockIdx.x] = v;
 }
 
-OrderedSumWorkspace Workspace(void* workspace, uint64_t n) {
-  OrderedSumWorkspace ws;
-  ws.data = workspace;
-  ws.bytes = OrderedSumWorkspaceBytes(n, kSumTerms);
-  return ws;
-}
-
 }  // namespace
 
 size_t MapSumsWorkspaceBytes(int width, int height) {
-  return OrderedSumWorkspaceBytes(static_cast<uint64_t>(width) * height, kSumTerms);
-}
-
-double* MapSumsAdvice(void* workspace) {
-  OrderedSumWorkspace ws;
-  ws.data = workspace;
-  return OrderedSumAdvice(ws);
+  return MapSumsWorkspace(nullptr, static_cast<uint64_t>(width) * height).bytes;
 }
 
 cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, double* sums,
@@ -93,14 +84,14 @@ cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, doub
   const int w = prepared.p[0][0].width, h = prepared.p[0][0].height;
   const uint64_t n = static_cast<uint64_t>(w) * h;
   return LaunchOrderedSumsAdvised<kSumTerms>(PreparedTermsOf{MapTermsAt(prepared, w)}, n,
-                                             Workspace(workspace, n), sums, stream);
+                                             MapSumsWorkspace(workspace, n), sums, stream);
 }
 
 cudaError_t LaunchMapSumsTree(int width, int height, void* workspace, double* sums,
                               cudaStream_t stream) {
   const uint64_t n = static_cast<uint64_t>(width) * height;
   SumChunksKernel<<<kSumTerms, kChunkSumThreads, 0, stream>>>(
-      OrderedSumAdvice(Workspace(workspace, n)), OrderedSumChunks(n), sums);
+      OrderedSumAdvice(MapSumsWorkspace(workspace, n)), OrderedSumChunks(n), sums);
   return cudaGetLastError();
 }
 

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Where a scale's terms come from on the device: the pixel position of a
-// raster index, and the rows of the planes a pixel's terms are read from.
-// Shared by the vertical pass, which forms each pixel's prepared values
-// (pixel_steps.h, PrepareTerms) and stores them, and the exact sums' later
-// passes, which read them back (kernels/map_sums.cu).
+// raster index, the rows of the planes a pixel's terms are read from, and
+// the sums' workspace. Shared by the vertical pass, which forms each pixel's
+// prepared values (pixel_steps.h, PrepareTerms), stores them and writes the
+// sums' advice, and the sums' passes, which read them back
+// (kernels/map_sums.cu).
 #ifndef S2C_KERNELS_MAP_TERMS_CUH_
 #define S2C_KERNELS_MAP_TERMS_CUH_
 
 #include <cstdint>
 
 #include "launch.h"
+#include "ordered_sum_launch.h"
 #include "pixel_steps.h"
 
 namespace s2c {
@@ -60,8 +62,14 @@ struct MapTermsAt {
   }
 };
 
-__device__ __forceinline__ void CopyTerms(const PixelTerms& p, double (&t)[kTerms]) {
-  for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
+// A scale's sums' workspace (MapSumsWorkspaceBytes) as the ordered sum sees
+// it: the vertical pass writes its advice there (OrderedSumAdvice), the
+// sums read it.
+inline OrderedSumWorkspace MapSumsWorkspace(void* data, uint64_t pixels) {
+  OrderedSumWorkspace ws;
+  ws.data = data;
+  ws.bytes = OrderedSumWorkspaceBytes(pixels, kSumTerms);
+  return ws;
 }
 
 }  // namespace cuda
