@@ -289,18 +289,17 @@ __global__ void __launch_bounds__(kIncrementThreads)
   for (int k = 0; k < KG; ++k) v[k] = Rule::kUnfitPair;
   uint32_t exact = 0;  // bit k: sum k needs the exact rule
   if (wanted) {
-    // A tie bit per sum (a tie in one sum must not send the others to the
+    // A tie flag per sum (a tie in one sum must not send the others to the
     // exact rule); what the rule shares between sums (non-negative terms:
-    // one negative-term check for all of them).
+    // one negative-term flag for all of them).
     typename Rule::Fast fast[KG];
     typename Rule::FastShared shared;
-    uint32_t ties = 0;  // bit k: sum k met a tie
     RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
-      for (int k = 0; k < KG; ++k) Rule::FastAdd(fast[k], t[k], scale[k], 1u << k, ties, shared);
+      for (int k = 0; k < KG; ++k) Rule::FastAdd(fast[k], t[k], scale[k], shared);
     });
     for (int k = 0; k < KG; ++k) {
       if (!((wanted >> k) & 1)) continue;
-      if (Rule::FastTaken(fast[k], (ties >> k) & 1, shared)) {
+      if (Rule::FastTaken(fast[k], shared)) {
         v[k] = Rule::FastIncrement(fast[k]);
       } else {
         v[k] = Rule::kNothing;

@@ -162,30 +162,30 @@ S2C_HD double FastRuleScale(int plan) {
   return SumDouble(static_cast<uint64_t>(2098 - plan) << 52);  // biased exponent
 }
 
-// The fast rule's checks are made once per run, from two running values:
-// whether a term was a tie (|y - rint(y)| is 0.5), a bit per run, and the
-// smallest y (below zero after a negative term), which several runs may
-// share (the increments kernel keeps one for all the sums a thread forms: a
-// negative term, which the metric never gives, then sends them all to the
-// exact rule, which only costs time).
+// The fast rule's checks are made once per run, from two running flags:
+// whether a term was a tie (|y - rint(y)| is 0.5), one per run, and whether a
+// y was below zero, which several runs may share (the increments kernel
+// keeps one for all the sums a thread forms: a negative term, which the
+// metric never gives, then sends them all to the exact rule, which only
+// costs time). Flags, not running values: the compiler keeps them in
+// predicates, one comparison a term each, where an fmin of doubles with its
+// NaN handling took eight instructions a term on sm_90 (docs/ordered-sum.md).
 //
 // Adds term x (scale from FastRuleScale) to a run's total of whole units and
-// returns the new total; sets `tie_bit` in *ties at a tie. fmin passes over a
-// NaN, which the total carries instead.
-S2C_HD double FastRuleAdd(double units, double x, double scale, uint32_t tie_bit,
-                          uint32_t& ties, double& lowest) {
+// returns the new total. A NaN y sets no flag; the total carries it.
+S2C_HD double FastRuleAdd(double units, double x, double scale, bool& tie, bool& negative) {
   const double y = x * scale;
   const double whole = rint(y);
-  ties |= fabs(y - whole) == 0.5 ? tie_bit : 0u;
-  lowest = fmin(lowest, y);
+  tie |= fabs(y - whole) == 0.5;
+  negative |= y < 0.0;
   return units + whole;
 }
 
 // Whether a run's increment is its total: no tie, no negative term, and a
 // total below 2^53, which a NaN or an infinite total never is.
-S2C_HD bool FastRuleTaken(double units, bool tie, double lowest) {
+S2C_HD bool FastRuleTaken(double units, bool tie, bool negative) {
   if (tie) return false;  // depends on the parity  // mutation-point: fasttie
-  if (!(lowest >= 0.0)) return false;  // a negative term  // mutation-point: fastneg
+  if (negative) return false;  // a negative term  // mutation-point: fastneg
   return units < kSumTwo53;  // exact below 2^53 only  // mutation-point: fastbound
 }
 
@@ -270,13 +270,14 @@ struct NonNegativeTerms {
   static constexpr bool kPlainTotals = true;
   // Chunks of runs the walk stages in shared memory at a time.
   static constexpr int kWalkWindow = 1024;
-  // The fast rule's running values: a total per run, and the smallest y,
-  // shared by the runs a thread forms.
+  // The fast rule's running values: a total and a tie flag per run, and a
+  // negative-term flag shared by the runs a thread forms.
   struct Fast {
     double units = 0.0;
+    bool tie = false;
   };
   struct FastShared {
-    double lowest = 0.0;
+    bool negative = false;
   };
   S2C_HD static int Key(uint64_t s) { return BinadeKey(s); }
   S2C_HD static Increment Term(double x, int plan) { return TermIncrement(x, plan); }
@@ -284,12 +285,11 @@ struct NonNegativeTerms {
   S2C_HD static bool Advance(uint64_t* s, int plan, Increment r) { return TryAdvance(s, plan, r); }
   S2C_HD static int32_t Plan(double before, double after) { return PlanChunk(before, after); }
   S2C_HD static double FastScale(int plan) { return FastRuleScale(plan); }
-  S2C_HD static void FastAdd(Fast& f, double x, double scale, uint32_t tie_bit, uint32_t& ties,
-                             FastShared& shared) {
-    f.units = FastRuleAdd(f.units, x, scale, tie_bit, ties, shared.lowest);
+  S2C_HD static void FastAdd(Fast& f, double x, double scale, FastShared& shared) {
+    f.units = FastRuleAdd(f.units, x, scale, f.tie, shared.negative);
   }
-  S2C_HD static bool FastTaken(const Fast& f, bool tie, const FastShared& shared) {
-    return FastRuleTaken(f.units, tie, shared.lowest);
+  S2C_HD static bool FastTaken(const Fast& f, const FastShared& shared) {
+    return FastRuleTaken(f.units, f.tie, shared.negative);
   }
   S2C_HD static Increment FastIncrement(const Fast& f) { return FastRuleIncrement(f.units); }
 };
@@ -309,9 +309,8 @@ S2C_HD typename Rule::Increment RunIncrement(const double* x, int n, int plan) {
   const double scale = Rule::FastScale(plan);
   typename Rule::Fast fast;
   typename Rule::FastShared shared;
-  uint32_t tie = 0;
-  for (int j = 0; j < n; ++j) Rule::FastAdd(fast, x[j], scale, 1, tie, shared);
-  if (Rule::FastTaken(fast, tie != 0, shared)) return Rule::FastIncrement(fast);
+  for (int j = 0; j < n; ++j) Rule::FastAdd(fast, x[j], scale, shared);
+  if (Rule::FastTaken(fast, shared)) return Rule::FastIncrement(fast);
   return ExactRunIncrement<Rule>(x, n, plan);
 }
 

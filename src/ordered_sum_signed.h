@@ -146,6 +146,7 @@ struct SignedTerms {
     double units = 0.0;
     double hi = -static_cast<double>(kSumNoReach);
     double lo = static_cast<double>(kSumNoReach);
+    bool tie = false;  // or inf or NaN
   };
   struct FastShared {};
   S2C_HD static int Key(uint64_t s) { return SignedKey(s); }
@@ -167,12 +168,11 @@ struct SignedTerms {
     return key;
   }
   S2C_HD static double FastScale(int plan) { return SignedFastScale(plan); }
-  S2C_HD static void FastAdd(Fast& f, double x, double scale, uint32_t tie_bit, uint32_t& ties,
-                             FastShared&) {
+  S2C_HD static void FastAdd(Fast& f, double x, double scale, FastShared&) {
     const double y = x * scale;
     const double whole = rint(y);
     const bool whole_units = fabs(y - whole) < 0.5;  // not a tie, inf or NaN  // mutation-point: signedfastnan
-    ties |= whole_units ? 0u : tie_bit;  // mutation-point: signedfasttie
+    f.tie |= !whole_units;  // mutation-point: signedfasttie
     f.units += whole;
     f.hi = whole > 0.0 ? fmax(f.hi, f.units) : f.hi;  // mutation-point: fastreach
     // Any term toward zero is a step down, even one that rounds to nothing
@@ -180,12 +180,12 @@ struct SignedTerms {
     const bool down = x != 0.0 && ((x < 0.0) != (scale < 0.0));
     f.lo = down ? fmin(f.lo, f.units) : f.lo;  // mutation-point: fastdown
   }
-  S2C_HD static bool FastTaken(const Fast& f, bool tie, const FastShared&) {
+  S2C_HD static bool FastTaken(const Fast& f, const FastShared&) {
     // Every partial total and every step lies within the span from the
     // lowest to the highest partial (0 included): below 2^53, the totals are
     // exact and no step is unfit (TermIncrement's bound).
     const double span = fmax(f.hi, 0.0) - fmin(f.lo, 0.0);
-    return !tie && span < kSumTwo53;  // mutation-point: signedfastbound
+    return !f.tie && span < kSumTwo53;  // mutation-point: signedfastbound
   }
   S2C_HD static Increment FastIncrement(const Fast& f) {
     const int64_t total = static_cast<int64_t>(f.units);

@@ -21,7 +21,7 @@ binade|s/if (BinadeKey(\*s) != plan) return false;//
 bound|s/if (m + step > kSumMaxStep) return false;//
 parity|s/(after_\(even\|odd\) ? b.odd : b.even)/b.even/
 fasttie|s/if (tie) return false;//
-fastneg|s/if (!(lowest >= 0.0)) return false;//
+fastneg|s/if (negative) return false;//
 fastbound|s/return units < kSumTwo53;/return true;/
 rest|s/sum += x\[i\];/sum += x[nterms - 1 - (i - first)];/
 sign|s/const bool toward_zero = .*;/const bool toward_zero = (b \& kSumSignBit) != 0;/
@@ -33,9 +33,9 @@ shift|s/const int64_t b_hi = most + b.hi, b_lo = least + b.lo;/const int64_t b_h
 fastreach|s/f.hi = whole > 0.0 ? fmax(f.hi, f.units) : f.hi;/f.hi = whole > 0.0 ? fmax(f.hi, whole) : f.hi;/
 awayzero|s/if (toward_zero) return {-even, -odd, -kSumNoReach, -most};/if (toward_zero) return most == 0 ? kSignedNothing : SignedIncrement{-even, -odd, -kSumNoReach, -most};/
 fastdown|s/f.lo = down ? fmin(f.lo, f.units) : f.lo;/f.lo = whole < 0.0 ? fmin(f.lo, f.units) : f.lo;/
-signedfasttie|s/ties |= whole_units ? 0u : tie_bit;/ties |= whole_units || fabs(y - whole) == 0.5 ? 0u : tie_bit;/
+signedfasttie|s/f.tie |= !whole_units;/f.tie |= !whole_units \&\& fabs(y - whole) != 0.5;/
 signedfastnan|s/fabs(y - whole) < 0.5;/fabs(y - whole) != 0.5;/
-signedfastbound|s/return !tie \&\& span < kSumTwo53;/return !tie;/'
+signedfastbound|s/return !f.tie \&\& span < kSumTwo53;/return !f.tie;/'
 
 headers='ordered_sum.h ordered_sum_signed.h'
 tests='test_ordered_sum test_ordered_sum_signed'

@@ -91,10 +91,10 @@ void TestFastRule() {
     const SumIncrement want = ExactRunIncrement(x, n, plan);
     const SumIncrement got = RunIncrement(x, n, plan);
     const double scale = FastRuleScale(plan);
-    double units = 0.0, lowest = 0.0;
-    uint32_t tie = 0;
-    for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, 1, tie, lowest);
-    if (FastRuleTaken(units, tie != 0, lowest)) {
+    double units = 0.0;
+    bool tie = false, negative = false;
+    for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, tie, negative);
+    if (FastRuleTaken(units, tie, negative)) {
       ++fast;
       if (want.even > kSumMaxStep / 2) ++fast_near_bound;
     } else if (want.even == kSumUnfit) {

@@ -149,10 +149,9 @@ void TestFastRule() {
     const SignedIncrement got = RunIncrement<SignedTerms>(x, n, plan);
     SignedTerms::Fast f;
     SignedTerms::FastShared shared;
-    uint32_t tie = 0;
     const double scale = SignedTerms::FastScale(plan);
-    for (int j = 0; j < n; ++j) SignedTerms::FastAdd(f, x[j], scale, 1, tie, shared);
-    if (SignedTerms::FastTaken(f, tie != 0, shared)) {
+    for (int j = 0; j < n; ++j) SignedTerms::FastAdd(f, x[j], scale, shared);
+    if (SignedTerms::FastTaken(f, shared)) {
       ++fast;
       mixed += want.hi != -kSumNoReach && want.lo != kSumNoReach;
     } else if (want.hi == kSumNoReach) {
