@@ -29,6 +29,9 @@ __device__ __forceinline__ void CopyTerms(const PixelTerms& p, double (&t)[kTerm
 // The terms are finished from the prepared values.
 struct PreparedTermsOf {
   static constexpr int kGroups = 3;
+  // FinishTerms clamps every term at zero (each is >= 0, -0.0 or NaN), so
+  // the sums take the rule without the negative-term check (ClampedTerms).
+  static constexpr bool kClamped = true;
   MapTermsAt m;
   __device__ void operator()(uint64_t i, int c, double (&t)[kTerms]) const {
     int x, y;

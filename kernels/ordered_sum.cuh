@@ -26,10 +26,11 @@
 //              then the lane where the sum leaves it, term by term.
 // Order matters everywhere increments are combined (Then is not
 // commutative): only adjacent pieces, earlier on the left. The arithmetic
-// is a rule's (SumRule): NonNegativeTerms (src/ordered_sum.h) unless the
-// functor declares kSigned, then SignedTerms (src/ordered_sum_signed.h),
-// whose increments also carry their reach and whose walk stages windows of
-// 512 chunks.
+// is a rule's (SumRule): NonNegativeTerms (src/ordered_sum.h); where the
+// functor declares kClamped, ClampedTerms, the same without its check for
+// negative terms; where it declares kSigned, SignedTerms
+// (src/ordered_sum_signed.h), whose increments also carry their reach and
+// whose walk stages windows of 512 chunks.
 #ifndef S2C_KERNELS_ORDERED_SUM_CUH_
 #define S2C_KERNELS_ORDERED_SUM_CUH_
 
@@ -99,15 +100,28 @@ struct ThenOp {
 };
 
 // The rule of a functor's sums: terms of either sign where it declares
-// `static constexpr bool kSigned = true` (src/ordered_sum_signed.h), else
-// never negative (src/ordered_sum.h, cheaper).
+// `static constexpr bool kSigned = true` (src/ordered_sum_signed.h); terms
+// that are clamped at zero where it declares `static constexpr bool kClamped
+// = true` (each term >= 0, -0.0 or NaN, by construction: ClampedTerms,
+// src/ordered_sum.h, cheaper still); else never negative (NonNegativeTerms,
+// which checks that they are not).
 template <class Terms, class = void>
-struct SumRule {
-  using type = NonNegativeTerms;
-};
+struct DeclaresSigned : std::false_type {};
 template <class Terms>
-struct SumRule<Terms, std::void_t<decltype(Terms::kSigned)>> {
-  using type = std::conditional_t<Terms::kSigned, SignedTerms, NonNegativeTerms>;
+struct DeclaresSigned<Terms, std::void_t<decltype(Terms::kSigned)>>
+    : std::bool_constant<Terms::kSigned> {};
+template <class Terms, class = void>
+struct DeclaresClamped : std::false_type {};
+template <class Terms>
+struct DeclaresClamped<Terms, std::void_t<decltype(Terms::kClamped)>>
+    : std::bool_constant<Terms::kClamped> {};
+template <class Terms>
+struct SumRule {
+  static_assert(!(DeclaresSigned<Terms>::value && DeclaresClamped<Terms>::value),
+                "terms clamped at zero are not signed");
+  using type = std::conditional_t<DeclaresSigned<Terms>::value, SignedTerms,
+                                  std::conditional_t<DeclaresClamped<Terms>::value, ClampedTerms,
+                                                     NonNegativeTerms>>;
 };
 
 // Sums in groups: a functor may declare `static constexpr int kGroups = G`

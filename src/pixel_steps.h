@@ -184,7 +184,7 @@ S2C_HD PixelTerms FinishTerms(PreparedTerms prepared) {
   const double d = ssim < 0.0 ? 0.0 : ssim;
   const double e = prepared.edge;
   const double artifact = e < 0.0 ? 0.0 : e;     // std::max(e, 0.0)
-  const double detail = -e < 0.0 ? 0.0 : -e;     // std::max(-e, 0.0)
+  const double detail = -e < 0.0 ? 0.0 : -e;     // std::max(-e, 0.0)  // mutation-point: clamp
   p.t[0] = d;
   p.t[1] = Quartic(d);
   p.t[2] = artifact;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Device test of the exact ordered sum: on the host test's fixtures, the
 // kernels return the bits of the CPU's loop, for one sum of an array and for
-// three sums at once from a functor, with launches on two streams; with
+// three sums at once from a functor, with launches on two streams; under
+// the rule for terms clamped at zero (ClampedTerms) on every fixture; with
 // advice given by the caller, right or wrong; and under the signed rule
 // (src/ordered_sum_signed.h) on every fixture, the mixed-sign ones
 // included. --quick leaves out the long inputs (for
@@ -37,11 +38,13 @@ void Expect(const char* what, double got, double want) {
   }
 }
 
-// Three sums of three arrays in one launch (terms of either sign with
-// kTermsSigned).
-template <bool kTermsSigned>
+// Three sums of three arrays in one launch, under the rule a functor chooses
+// (SumRule): NonNegativeTerms, or ClampedTerms with kClamped, or
+// SignedTerms with kSigned.
+template <bool kTermsSigned, bool kTermsClamped = false>
 struct ThreeArraysOf {
   static constexpr bool kSigned = kTermsSigned;
+  static constexpr bool kClamped = kTermsClamped;
   const double* a;
   const double* b;
   const double* c;
@@ -90,9 +93,9 @@ int CheckArraySums(const std::vector<test::TermKind>& kinds, const std::vector<s
   return cases;
 }
 
-// Three sums at once from one functor (ThreeArraysOf<kTermsSigned>), of the
+// Three sums at once from one functor (Three: a ThreeArraysOf), of the
 // fixtures `kinds`, against the loops.
-template <bool kTermsSigned>
+template <class Three>
 int CheckThreeAtOnce(const test::TermKind (&kinds)[3], const std::vector<size_t>& lengths,
                      uint64_t seed, const char* label, cuda::OrderedSumWorkspace ws,
                      cudaStream_t stream, double* d_out) {
@@ -102,8 +105,7 @@ int CheckThreeAtOnce(const test::TermKind (&kinds)[3], const std::vector<size_t>
     const std::vector<double> b = test::MakeTerms(kinds[1], n, seed);
     const std::vector<double> c = test::MakeTerms(kinds[2], n, seed);
     DeviceArray da(a), db(b), dc(c);
-    CHECK_CUDA(cuda::LaunchOrderedSums<3>(ThreeArraysOf<kTermsSigned>{da.p, db.p, dc.p}, n, ws,
-                                          d_out, stream));
+    CHECK_CUDA(cuda::LaunchOrderedSums<3>(Three{da.p, db.p, dc.p}, n, ws, d_out, stream));
     double got[3];
     CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
     CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -126,9 +128,25 @@ void TestNonNegative(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
   std::printf("array sums: %d cases\n", arrays);
   const test::TermKind three[3] = {test::TermKind::kTies, test::TermKind::kQuartic,
                                    test::TermKind::kZeroIslands};
-  const int at_once = CheckThreeAtOnce<false>(three, lengths, 3, "three sums at once", ws[0],
-                                              streams[0], d_out);
+  const int at_once = CheckThreeAtOnce<ThreeArraysOf<false>>(three, lengths, 3, "three sums at once",
+                                                             ws[0], streams[0], d_out);
   std::printf("three sums at once: %d cases\n", at_once);
+}
+
+// Terms clamped at zero (ClampedTerms, the CUDA backend's rule): every
+// fixture, three at a time from one functor. None has a negative term.
+void TestClamped(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws,
+                 cudaStream_t stream, double* d_out) {
+  constexpr size_t kKinds = std::size(test::kAllTermKinds);
+  int cases = 0;
+  for (size_t first = 0; first < kKinds; first += 3) {
+    const test::TermKind three[3] = {test::kAllTermKinds[first],
+                                     test::kAllTermKinds[(first + 1) % kKinds],
+                                     test::kAllTermKinds[(first + 2) % kKinds]};
+    cases += CheckThreeAtOnce<ThreeArraysOf<false, true>>(three, lengths, 11, "clamped sums",
+                                                          ws, stream, d_out);
+  }
+  std::printf("terms clamped at zero: %d cases\n", cases);
 }
 
 // The signed rule: every fixture, the non-negative ones too, as one sum on
@@ -142,8 +160,8 @@ void TestSigned(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws
   const int cases =
       CheckArraySums(kinds, lengths, cuda::LaunchSignedOrderedSumOfArray, 5, "signed array sum",
                      ws, streams, d_out) +
-      CheckThreeAtOnce<true>(three, lengths, 7, "three signed sums at once", ws[0], streams[0],
-                             d_out);
+      CheckThreeAtOnce<ThreeArraysOf<true>>(three, lengths, 7, "three signed sums at once", ws[0],
+                                            streams[0], d_out);
   std::printf("signed sums: %d cases\n", cases);
 }
 
@@ -229,6 +247,7 @@ int main(int argc, char** argv) {
   double* d_out = nullptr;
   CHECK_CUDA(cudaMalloc(&d_out, sizeof(double) * 4));
   TestNonNegative(lengths, ws, streams, d_out);
+  TestClamped(lengths, ws[0], streams[0], d_out);
   TestGivenAdvice(lengths, ws[1], streams[1], d_out);
   TestSigned(lengths, ws, streams, d_out);
   for (int i = 0; i < 2; ++i) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Mutation test of the exact ordered sum: each fault below, injected into a
-# copy of src/ordered_sum.h or src/ordered_sum_signed.h at the line marked
+# copy of src/ordered_sum.h, src/ordered_sum_signed.h or src/pixel_steps.h
+# (the clamps that ClampedTerms relies on) at the line marked
 # "mutation-point: NAME", must make test_ordered_sum or
 # test_ordered_sum_signed fail. A mutant that passes means the tests cannot
 # see that fault. The production headers have no switches for this; the
@@ -23,6 +24,8 @@ parity|s/(after_\(even\|odd\) ? b.odd : b.even)/b.even/
 fasttie|s/if (tie) return false;//
 fastneg|s/if (negative) return false;//
 fastbound|s/return units < kSumTwo53;/return true;/
+clampedtie|s/return FastRuleTaken(f.units, f.tie, false);/return FastRuleTaken(f.units, false, false);/
+clamp|s/-e < 0.0 ? 0.0 : -e;/-e;/
 rest|s/sum += x\[i\];/sum += x[nterms - 1 - (i - first)];/
 sign|s/const bool toward_zero = .*;/const bool toward_zero = (b \& kSumSignBit) != 0;/
 signedparity|s/(after_even ? b.odd : b.even)/b.even/
@@ -37,7 +40,7 @@ signedfasttie|s/f.tie |= !whole_units;/f.tie |= !whole_units \&\& fabs(y - whole
 signedfastnan|s/fabs(y - whole) < 0.5;/fabs(y - whole) != 0.5;/
 signedfastbound|s/return !f.tie \&\& span < kSumTwo53;/return !f.tie;/'
 
-headers='ordered_sum.h ordered_sum_signed.h'
+headers='ordered_sum.h ordered_sum_signed.h pixel_steps.h'
 tests='test_ordered_sum test_ordered_sum_signed'
 
 status=0

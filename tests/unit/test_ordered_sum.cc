@@ -4,7 +4,9 @@
 // fast rule against the exact one, and the whole pipeline in the kernels'
 // layout (ordered_sum_model.h: chunks of 256 lanes x 4 terms, ordered lane
 // tree, runs of chunks, the checked walk) against the plain loop under good
-// and deliberately wrong plans. Every comparison is on bits.
+// and deliberately wrong plans. Every comparison is on bits. The same for
+// terms clamped at zero (ClampedTerms, no negative-term check), with its
+// guard: the metric's terms (FinishTerms) are never below zero.
 // test_ordered_sum_signed.cc does the same for terms of either sign, and
 // ordered_sum_mutations.sh checks that faults injected into the headers make
 // one of the two fail.
@@ -16,6 +18,7 @@
 #include "ordered_sum.h"
 #include "ordered_sum_fixtures.h"
 #include "ordered_sum_model.h"
+#include "pixel_steps.h"
 
 namespace s2c {
 namespace {
@@ -74,11 +77,13 @@ void TestOneTermRule() {
 
 // ---- The fast rule ----------------------------------------------------------
 
-// RunIncrement (the fast rule, falling back to the exact one) against the
-// exact rule, bits equal, on runs of 1 to 16 terms under plans of every
-// binade, and under the plans without one.
-void TestFastRule() {
-  std::mt19937_64 rng(20261130);
+// RunIncrement<Rule> (the fast rule, falling back to the exact one) against
+// the exact rule, bits equal, on runs of 1 to 16 terms under plans of every
+// binade, and under the plans without one. `clamped`: every negative term
+// drawn becomes its magnitude or -0.0, the terms ClampedTerms is for.
+template <class Rule>
+void CheckFastRule(const char* name, uint64_t seed, bool clamped) {
+  std::mt19937_64 rng(seed);
   constexpr int kRuns = 1000000;
   int fast = 0, fast_ties = 0, fast_near_bound = 0, fast_unfit = 0;
   double x[16];
@@ -87,14 +92,17 @@ void TestFastRule() {
     int plan = BinadeKey(ToBits(s));
     if (i % 97 == 0) plan = (i % 2) ? kPlanZero : kPlanTermByTerm;
     const int n = 1 + static_cast<int>(rng() % 16);
-    for (int j = 0; j < n; ++j) x[j] = DrawRunTerm(rng, s);
+    for (int j = 0; j < n; ++j) {
+      x[j] = DrawRunTerm(rng, s);
+      if (clamped && x[j] < 0.0) x[j] = (rng() % 2) ? -x[j] : -0.0;
+    }
     const SumIncrement want = ExactRunIncrement(x, n, plan);
-    const SumIncrement got = RunIncrement(x, n, plan);
-    const double scale = FastRuleScale(plan);
-    double units = 0.0;
-    bool tie = false, negative = false;
-    for (int j = 0; j < n; ++j) units = FastRuleAdd(units, x[j], scale, tie, negative);
-    if (FastRuleTaken(units, tie, negative)) {
+    const SumIncrement got = RunIncrement<Rule>(x, n, plan);
+    const double scale = Rule::FastScale(plan);
+    typename Rule::Fast f;
+    typename Rule::FastShared shared;
+    for (int j = 0; j < n; ++j) Rule::FastAdd(f, x[j], scale, shared);
+    if (Rule::FastTaken(f, shared)) {
       ++fast;
       if (want.even > kSumMaxStep / 2) ++fast_near_bound;
     } else if (want.even == kSumUnfit) {
@@ -104,21 +112,63 @@ void TestFastRule() {
     }
     if (got.even != want.even || got.odd != want.odd) {
       char detail[96];
-      std::snprintf(detail, sizeof detail, "plan %d, %d terms, even", plan, n);
+      std::snprintf(detail, sizeof detail, "%s, plan %d, %d terms, even", name, plan, n);
       Fail("fast rule == exact rule", detail, static_cast<double>(got.even),
            static_cast<double>(want.even));
-      std::snprintf(detail, sizeof detail, "plan %d, %d terms, odd", plan, n);
+      std::snprintf(detail, sizeof detail, "%s, plan %d, %d terms, odd", name, plan, n);
       Fail("fast rule == exact rule", detail, static_cast<double>(got.odd),
            static_cast<double>(want.odd));
     }
   }
-  std::printf("fast rule: %d runs, %d taken whole (%d above 2^52), %d unfit, %d ties left to the "
-              "exact rule\n", kRuns, fast, fast_near_bound, fast_unfit, fast_ties);
+  std::printf("%s: %d runs, %d taken whole (%d above 2^52), %d unfit, %d ties left to the "
+              "exact rule\n", name, kRuns, fast, fast_near_bound, fast_unfit, fast_ties);
   // The draws must reach both sides of every check.
-  if (fast < kRuns / 10) Fail("fast rule", "too few runs taken whole", fast, kRuns / 10);
-  if (fast_near_bound < 1000) Fail("fast rule", "too few totals near 2^53", fast_near_bound, 1000);
-  if (fast_ties < 1000) Fail("fast rule", "too few ties", fast_ties, 1000);
-  if (fast_unfit < 1000) Fail("fast rule", "too few unfit runs", fast_unfit, 1000);
+  if (fast < kRuns / 10) Fail(name, "too few runs taken whole", fast, kRuns / 10);
+  if (fast_near_bound < 1000) Fail(name, "too few totals near 2^53", fast_near_bound, 1000);
+  if (fast_ties < 1000) Fail(name, "too few ties", fast_ties, 1000);
+  if (fast_unfit < 1000) Fail(name, "too few unfit runs", fast_unfit, 1000);
+}
+
+void TestFastRule() {
+  CheckFastRule<NonNegativeTerms>("fast rule", 20261130, false);
+  CheckFastRule<ClampedTerms>("fast rule, terms clamped at zero", 20261201, true);
+}
+
+// ---- Terms clamped at zero ----------------------------------------------------
+
+// The guard of ClampedTerms, which the CUDA backend's sums use: the metric's
+// terms (FinishTerms, pixel_steps.h) are never below zero, whatever the
+// prepared values. Ratios and edge values of every class (any bits, zeros of
+// both signs, infinities, NaN, values around the clamps), drawn so that each
+// clamp is reached many times.
+void TestMetricTermsClamped() {
+  std::mt19937_64 rng(20261202);
+  const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 4.9e-324, -4.9e-324};
+  auto draw = [&](double near) {
+    switch (rng() % 4) {
+      case 0: return FromBits(rng());
+      case 1: return kSpecial[rng() % std::size(kSpecial)];
+      default: return near + std::ldexp(static_cast<double>(rng() >> 11), -53 - static_cast<int>(rng() % 40)) *
+                                 ((rng() % 2) ? 1.0 : -1.0);
+    }
+  };
+  int ssim_clamped = 0, artifact_clamped = 0, detail_clamped = 0;
+  for (int i = 0; i < 1000000; ++i) {
+    const float ratio = static_cast<float>(draw(1.0));  // 1 - ratio below zero above 1
+    const double edge = draw(0.0);
+    const PixelTerms t = FinishTerms({ratio, edge});
+    for (int k = 0; k < 6; ++k) {
+      if (t.t[k] < 0.0) Fail("metric terms clamped at zero", "FinishTerms", t.t[k], 0.0);
+    }
+    ssim_clamped += 1.0 - static_cast<double>(ratio) < 0.0;
+    artifact_clamped += edge < 0.0;
+    detail_clamped += edge > 0.0;
+  }
+  std::printf("metric terms: 1000000 draws, clamps reached: ssim %d, artifact %d, detail %d\n",
+              ssim_clamped, artifact_clamped, detail_clamped);
+  if (ssim_clamped < 1000 || artifact_clamped < 1000 || detail_clamped < 1000) {
+    Fail("metric terms clamped at zero", "too few clamps reached", 0, 1000);
+  }
 }
 
 // Runs with one increment from either parity compose by a plain sum,
@@ -159,14 +209,21 @@ double PairwiseSum(const double* x, size_t n) {
   return PairwiseSum(x, n / 2) + PairwiseSum(x + n / 2, n - n / 2);
 }
 
-void TestPipeline() {
+// The fixtures hold no negative term, so both rules take them all.
+template <class Rule>
+void CheckPipeline(const char* name) {
   int tbt = 0, chunks = 0;
-  const int runs = test::CheckPipeline<NonNegativeTerms>(
+  const int runs = test::CheckPipeline<Rule>(
       test::kAllTermKinds, std::size(test::kAllTermKinds),
-      [](const char* detail, double got, double want) { Fail("pipeline == loop", detail, got, want); },
+      [name](const char* detail, double got, double want) { Fail(name, detail, got, want); },
       &tbt, &chunks);
-  std::printf("pipeline: %d runs; with chunk-sum plans %d of %d chunks term by term\n", runs, tbt,
+  std::printf("%s: %d runs; with chunk-sum plans %d of %d chunks term by term\n", name, runs, tbt,
               chunks);
+}
+
+void TestPipeline() {
+  CheckPipeline<NonNegativeTerms>("pipeline == loop");
+  CheckPipeline<ClampedTerms>("pipeline == loop, terms clamped at zero");
 }
 
 // The fixtures must be able to see an ordering mistake: a pairwise tree
@@ -212,6 +269,7 @@ void TestLoopAdd() {
 int main() {
   s2c::TestOneTermRule();
   s2c::TestFastRule();
+  s2c::TestMetricTermsClamped();
   s2c::TestPlainTotal();
   s2c::TestLoopAdd();
   s2c::TestFixturesSeeOrder();
