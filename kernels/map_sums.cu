@@ -39,34 +39,16 @@ struct PreparedTermsOf {
     CopyTerms(FinishTerms(m.PreparedOf(c, y).Load(x)), t);
   }
   // Runs of consecutive pixels (the increments and walk passes): the
-  // position and the row pointers once per run. A run that lies in one row
-  // and starts at a multiple of 4 (every run where the width is a multiple
-  // of the run's length) loads its prepared values four pixels at a time;
-  // others go pixel by pixel, passing to the next row at a row's end. The
-  // loop over a run is not unrolled: unrolled, the increments kernel took
-  // 90 registers instead of 78 and a 4K pair 2.41 ms instead of 2.18 with 6
-  // in flight (H200, when each term's fast rule cost twice what it does now).
+  // position and the row pointers once per run, again only where the run
+  // passes a row's end. Not unrolled: unrolled, the increments kernel took
+  // 90 registers instead of 78 and a 4K pair 2.41 ms instead of 2.18 with
+  // 6 in flight (H200).
   static constexpr bool kRuns = true;
   template <int L, class Visit>
   __device__ void Run(uint64_t first, int c, Visit&& visit) const {
-    static_assert(L % 4 == 0, "runs of whole quads");
     int x, y;
     m.Position(first, &x, &y);
     auto rows = m.PreparedOf(c, y);
-    if (x % 4 == 0 && x + L <= m.w) {
-#pragma unroll 1
-      for (int j = 0; j < L; j += 4) {
-        PreparedTerms p[4];
-        rows.LoadQuad(x + j, p);
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          double t[kTerms];
-          CopyTerms(FinishTerms(p[q]), t);
-          visit(j + q, t);
-        }
-      }
-      return;
-    }
 #pragma unroll 1
     for (int j = 0; j < L; ++j) {
       if (x == m.w) {

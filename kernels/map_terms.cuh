@@ -56,19 +56,6 @@ struct MapTermsAt {
     __device__ PreparedTerms Load(int x) const {
       return {ratio[x], __hiloint2double(__float_as_int(edge_hi[x]), __float_as_int(edge_lo[x]))};
     }
-    // Pixels x .. x + 3 of the row, x a multiple of 4 and x + 4 <= w: one
-    // 16-byte load a plane (rows are 16-byte aligned: planes are carved
-    // with a pitch of 32 floats, which the vertical pass's quad stores
-    // rely on too).
-    __device__ void LoadQuad(int x, PreparedTerms (&p)[4]) const {
-      const float4 r = *reinterpret_cast<const float4*>(ratio + x);
-      const float4 lo = *reinterpret_cast<const float4*>(edge_lo + x);
-      const float4 hi = *reinterpret_cast<const float4*>(edge_hi + x);
-      p[0] = {r.x, __hiloint2double(__float_as_int(hi.x), __float_as_int(lo.x))};
-      p[1] = {r.y, __hiloint2double(__float_as_int(hi.y), __float_as_int(lo.y))};
-      p[2] = {r.z, __hiloint2double(__float_as_int(hi.z), __float_as_int(lo.z))};
-      p[3] = {r.w, __hiloint2double(__float_as_int(hi.w), __float_as_int(lo.w))};
-    }
   };
   __device__ PreparedRows PreparedOf(int c, int y) const {
     return {b.p[c][kSigma12].Row(y), b.p[c][kSigma11].Row(y), b.p[c][kSigma22].Row(y)};
