@@ -147,13 +147,13 @@ S2C_HD SumIncrement Then(SumIncrement a, SumIncrement b) {
 // is x in units of the plan's last place, exactly (a power of two; where the
 // product is subnormal it is below half a unit, which rounds to nothing),
 // rint(y) is the nearest whole number of units, and the running total of
-// whole units is exact while it stays below 2^53. A term costs five double
-// operations and no branch: the checks are folded into running values and
-// made once per run. A tie (some |y - rint(y)| is 0.5), a negative term
-// (some y < 0; -0.0 is not), or a total that is not below 2^53 (a term two
-// binades above the plan, inf, NaN, or a plan without a binade or below key
-// 52, whose scale is NaN) sends the run back to the exact rule, which also
-// tells the unfit runs from the others.
+// whole units is exact while it stays below 2^53. A term costs four double
+// operations, two comparisons and no branch: the checks are folded into
+// running flags and made once per run. A tie (some |y - rint(y)| is 0.5), a
+// negative term (some y < 0; -0.0 is not), or a total that is not below 2^53
+// (a term two binades above the plan, inf, NaN, or a plan without a binade or
+// below key 52, whose scale is NaN) sends the run back to the exact rule,
+// which also tells the unfit runs from the others.
 constexpr double kSumTwo53 = 9007199254740992.0;
 
 // 2^(1075 - plan), or NaN where the fast rule does not apply.
