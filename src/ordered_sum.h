@@ -298,8 +298,8 @@ struct NonNegativeTerms {
 // -0.0 or NaN, as the metric's are (FinishTerms clamps them, pixel_steps.h;
 // tests/unit/test_ordered_sum.cc checks that it does). On such terms no y is
 // ever below zero, so the fast rule's negative-term flag is never set and
-// need not be kept: one comparison a term and sum fewer, about a tenth of the
-// instructions of the CUDA backend's increments kernel. Everything else is
+// need not be kept: one comparison a term and sum fewer (what that saved in
+// the CUDA backend: docs/ordered-sum.md). Everything else is
 // NonNegativeTerms'. A negative term would get a wrong increment from this
 // rule, so only a functor whose terms are clamped may choose it (kClamped,
 // kernels/ordered_sum.cuh).
