@@ -128,8 +128,8 @@ void TestNonNegative(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
   std::printf("array sums: %d cases\n", arrays);
   const test::TermKind three[3] = {test::TermKind::kTies, test::TermKind::kQuartic,
                                    test::TermKind::kZeroIslands};
-  const int at_once = CheckThreeAtOnce<ThreeArraysOf<false>>(three, lengths, 3, "three sums at once",
-                                                             ws[0], streams[0], d_out);
+  const int at_once = CheckThreeAtOnce<ThreeArraysOf<false>>(
+      three, lengths, 3, "three sums at once", ws[0], streams[0], d_out);
   std::printf("three sums at once: %d cases\n", at_once);
 }
 

@@ -148,8 +148,11 @@ void TestMetricTermsClamped() {
     switch (rng() % 4) {
       case 0: return FromBits(rng());
       case 1: return kSpecial[rng() % std::size(kSpecial)];
-      default: return near + std::ldexp(static_cast<double>(rng() >> 11), -53 - static_cast<int>(rng() % 40)) *
-                                 ((rng() % 2) ? 1.0 : -1.0);
+      default: {  // near +- up to 1, at every scale down to 2^-40
+        const double offset =
+            std::ldexp(static_cast<double>(rng() >> 11), -53 - static_cast<int>(rng() % 40));
+        return near + ((rng() % 2) ? offset : -offset);
+      }
     }
   };
   int ssim_clamped = 0, artifact_clamped = 0, detail_clamped = 0;
