@@ -159,9 +159,10 @@ __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
         const PreparedTerms prepared =
             PrepareTerms(Lane(x1, q), o[kMu1][j][k], Lane(x2, q), o[kMu2][j][k],
                          o[kSigma11][j][k], o[kSigma22][j][k], o[kSigma12][j][k]);
-        Lane(ratio, q) = prepared.ratio;
-        Lane(edge_lo, q) = __int_as_float(__double2loint(prepared.edge));
-        Lane(edge_hi, q) = __int_as_float(__double2hiint(prepared.edge));
+        const MapTermsAt::PreparedRows::Words words = MapTermsAt::PreparedRows::WordsOf(prepared);
+        Lane(ratio, q) = words.ratio;
+        Lane(edge_lo, q) = words.edge_lo;
+        Lane(edge_hi, q) = words.edge_hi;
         if (quad_x + q < w) {
           const PixelTerms finished = FinishTerms(prepared);
           for (int i = 0; i < kTerms; ++i) t[i] += finished.t[i];

@@ -48,10 +48,14 @@ struct MapTermsAt {
   // nothing more is allocated.
   struct PreparedRows {
     float *ratio, *edge_lo, *edge_hi;
-    __device__ void Store(int x, PreparedTerms p) const {
-      ratio[x] = p.ratio;
-      edge_lo[x] = __int_as_float(__double2loint(p.edge));
-      edge_hi[x] = __int_as_float(__double2hiint(p.edge));
+    // A pixel's prepared values as the three words stored (the vertical
+    // pass stores four pixels' words at a time), and back (Load).
+    struct Words {
+      float ratio, edge_lo, edge_hi;
+    };
+    __device__ static Words WordsOf(PreparedTerms p) {
+      return {p.ratio, __int_as_float(__double2loint(p.edge)),
+              __int_as_float(__double2hiint(p.edge))};
     }
     __device__ PreparedTerms Load(int x) const {
       return {ratio[x], __hiloint2double(__float_as_int(edge_hi[x]), __float_as_int(edge_lo[x]))};
