@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <utility>
 
-#include "cpu_backend.h"
+#include "cpu/cpu_backend.h"
 #include "delayed_backend.h"
 #ifdef S2C_GST_CUDA
 #include "cuda_resources.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "cuda_backend.h"
+#include "cuda/cuda_backend.h"
 
 namespace s2c {
 

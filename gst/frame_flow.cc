@@ -6,9 +6,9 @@
 // turn has come. Buffers are popped once, so no pair is ever scored twice.
 #include "frame_flow.h"
 
+#include "cpu/ssim_reference.h"
 #include "output_queue.h"
 #include "pairing.h"
-#include "ssim_reference.h"
 
 namespace s2c {
 namespace {

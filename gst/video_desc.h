@@ -7,8 +7,8 @@
 
 #include <gst/video/video.h>
 
-#include "frame.h"
 #include "status.h"
+#include "steps/frame.h"
 
 namespace s2c {
 

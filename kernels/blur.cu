@@ -17,9 +17,9 @@
 // The other tiles follow the line's schedule step by step. Every line of the
 // block has the same length, so all threads take the same path, and the
 // block synchronises at each tile's end.
-#include "launch.h"
+#include "ssimulacra2_launch.h"
 
-#include "blur_steps.h"
+#include "steps/blur_steps.h"
 
 namespace s2c {
 namespace cuda {

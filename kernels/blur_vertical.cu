@@ -18,11 +18,11 @@
 // still needs as the upper tap is held in registers, so by the time a
 // batch's prepared values are stored over rows of sigma11, sigma22 and
 // sigma12, every warp of the block has read those rows.
-#include "launch.h"
+#include "ssimulacra2_launch.h"
 
-#include "blur_steps.h"
 #include "map_terms.cuh"
 #include "ordered_sum.cuh"
+#include "steps/blur_steps.h"
 
 namespace s2c {
 namespace cuda {

@@ -8,7 +8,7 @@
 // scale at once, finishing the terms from the prepared values
 // (FinishTerms); no term plane is stored. The tree sums, for the
 // benchmark's comparison, add up the chunks' sums instead.
-#include "launch.h"
+#include "ssimulacra2_launch.h"
 
 #include "map_terms.cuh"
 #include "ordered_sum.cuh"

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 
-#include "launch.h"
 #include "ordered_sum_launch.h"
-#include "pixel_steps.h"
+#include "ssimulacra2_launch.h"
+#include "steps/pixel_steps.h"
 
 namespace s2c {
 namespace cuda {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Device side of the exact ordered sum (src/ordered_sum.h): K sums of the
+// Device side of the exact ordered sum (src/steps/ordered_sum.h): K sums of the
 // terms a functor gives, each with the bits of the CPU's loop
 // `s = 0.0; for i in raster order: s += t[i]`.
 //
@@ -26,10 +26,10 @@
 //              then the lane where the sum leaves it, term by term.
 // Order matters everywhere increments are combined (Then is not
 // commutative): only adjacent pieces, earlier on the left. The arithmetic
-// is a rule's (SumRule): NonNegativeTerms (src/ordered_sum.h); where the
+// is a rule's (SumRule): NonNegativeTerms (src/steps/ordered_sum.h); where the
 // functor declares kClamped, ClampedTerms, the same without its check for
 // negative terms; where it declares kSigned, SignedTerms
-// (src/ordered_sum_signed.h), whose increments also carry their reach and
+// (src/steps/ordered_sum_signed.h), whose increments also carry their reach and
 // whose walk stages windows of 512 chunks.
 #ifndef S2C_KERNELS_ORDERED_SUM_CUH_
 #define S2C_KERNELS_ORDERED_SUM_CUH_
@@ -44,9 +44,9 @@
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
 
-#include "ordered_sum.h"
-#include "ordered_sum_signed.h"
 #include "ordered_sum_launch.h"
+#include "steps/ordered_sum.h"
+#include "steps/ordered_sum_signed.h"
 
 namespace s2c {
 namespace cuda {
@@ -100,10 +100,10 @@ struct ThenOp {
 };
 
 // The rule of a functor's sums: terms of either sign where it declares
-// `static constexpr bool kSigned = true` (src/ordered_sum_signed.h); terms
+// `static constexpr bool kSigned = true` (src/steps/ordered_sum_signed.h); terms
 // that are clamped at zero where it declares `static constexpr bool kClamped
 // = true` (each term >= 0, -0.0 or NaN, by construction: ClampedTerms,
-// src/ordered_sum.h, cheaper still); else never negative (NonNegativeTerms,
+// src/steps/ordered_sum.h, cheaper still); else never negative (NonNegativeTerms,
 // which checks that they are not).
 template <class Terms, class = void>
 struct DeclaresSigned : std::false_type {};

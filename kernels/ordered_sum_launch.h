@@ -31,7 +31,7 @@ cudaError_t LaunchOrderedSumOfArray(const double* d_terms, uint64_t n,
                                     const OrderedSumWorkspace& ws, double* d_out,
                                     cudaStream_t stream);
 
-// The same for terms of either sign (src/ordered_sum_signed.h); the
+// The same for terms of either sign (src/steps/ordered_sum_signed.h); the
 // workspace is OrderedSumWorkspaceBytes(n, 1, true).
 cudaError_t LaunchSignedOrderedSumOfArray(const double* d_terms, uint64_t n,
                                           const OrderedSumWorkspace& ws, double* d_out,

@@ -4,10 +4,10 @@
 // average that is the next scale's linear RGB. One thread per pixel of the
 // next scale, i.e. per 2x2 block of this one, so full-size linear planes are
 // never stored (4K: 6 planes, 200 MB, saved).
-#include "launch.h"
+#include "ssimulacra2_launch.h"
 
-#include "frontend_steps.h"
-#include "pixel_steps.h"
+#include "steps/frontend_steps.h"
+#include "steps/pixel_steps.h"
 
 namespace s2c {
 namespace cuda {

@@ -19,10 +19,10 @@
 // window for the five moments; the weight is hsum[x] * vsum[y].
 #include <cub/device/device_reduce.cuh>
 
-#include "frontend_steps.h"
 #include "ordered_sum.cuh"
 #include "ssim_launch.h"
-#include "ssim_steps.h"
+#include "steps/frontend_steps.h"
+#include "steps/ssim_steps.h"
 
 namespace s2c {
 namespace cuda {

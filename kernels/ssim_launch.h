@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "launch.h"
+#include "ssimulacra2_launch.h"
 
 namespace s2c {
 namespace cuda {

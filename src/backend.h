@@ -11,9 +11,9 @@
 #include <memory>
 #include <string>
 
-#include "frame.h"
 #include "metrics.h"
 #include "status.h"
+#include "steps/frame.h"
 #include "subscores.h"
 
 namespace s2c {

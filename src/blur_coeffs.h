@@ -6,18 +6,9 @@
 #ifndef S2C_BLUR_COEFFS_H_
 #define S2C_BLUR_COEFFS_H_
 
-namespace s2c {
+#include "steps/recursive_gaussian.h"
 
-struct RecursiveGaussian {
-  int radius;  // N
-  // Vertical pass (plain recursion): y = n2 * sum - d1 * y1 - y2 per pole.
-  float n2[3];
-  float d1[3];
-  // Horizontal pass (libjxl's 4-lane block form): [4 * pole + lane].
-  float mul_in[12];
-  float mul_prev[12];
-  float mul_prev2[12];
-};
+namespace s2c {
 
 // The coefficients for sigma = 1.5, computed on first use.
 const RecursiveGaussian& Sigma15Gaussian();

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string>
 
-#include "frontend_steps.h"
+#include "steps/frontend_steps.h"
 
 // ARGB64 is native endian and PFM floats are written as they lie in memory.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,

@@ -2,7 +2,8 @@
 // The video front end (exactness contract, layer 2), host side: what a pixel
 // format looks like in memory, validation of a frame, and the per-format
 // constants the per-pixel code needs, computed once on the host. The
-// per-pixel arithmetic itself is in frontend_steps.h (shared with CUDA); its
+// per-pixel arithmetic itself is in steps/frontend_steps.h, over the
+// FrameLayout of steps/frame_layout.h (shared with CUDA); its
 // definition is docs/frontend.md.
 #ifndef S2C_FRONTEND_H_
 #define S2C_FRONTEND_H_
@@ -10,56 +11,11 @@
 #include <cstddef>
 #include <string>
 
-#include "frame.h"
 #include "status.h"
+#include "steps/frame.h"
+#include "steps/frame_layout.h"
 
 namespace s2c {
-
-enum class ColorModel : int { kRgb, kYuv, kGray };
-
-// Where one component (R', G', B' or Y', Cb, Cr) lives: sample (sx, sy) of
-// the component's grid starts at
-//   data[plane] + sy * stride[plane] + sx * step + offset
-// and is `bytes` bytes (little endian), right-shifted by `shift`.
-struct ComponentLayout {
-  int plane;
-  int offset;
-  int step;
-  int bytes;  // 1 or 2
-  int shift;  // P010: 6, P012: 4, others 0
-};
-
-// Everything the per-pixel code knows about a frame besides its plane
-// pointers. Plain data, passed to kernels by value.
-struct FrameLayout {
-  PixelFormat format;
-  ColorModel model;
-  int width;
-  int height;
-  int bit_depth;        // 8, 10, 12 or 16
-  int num_planes;
-  // [0..2] = R', G', B' for RGB; Y', Cb, Cr for YUV; gray: all three the
-  // same luma component.
-  ComponentLayout comp[3];
-  // log2 of the chroma subsampling (YUV only; 0 otherwise).
-  int chroma_shift_x;
-  int chroma_shift_y;
-  int chroma_width;     // (width + (1 << shift_x) - 1) >> shift_x
-  int chroma_height;
-  bool h_cosited;
-  bool v_cosited;
-  // Normalisation, value = ((float)v - offset) * scale (frontend.md, 2).
-  // RGB and gray: offset 0, scale (float)(1.0 / (2^b - 1)).
-  float luma_offset;
-  float luma_scale;
-  float chroma_offset;
-  float chroma_scale;
-  // YUV to R'G'B' (frontend.md, 4), from Kr and Kb in double, rounded once.
-  float cr_r;
-  float cb_g;
-  float cr_g;
-  float cb_b;
-};
 
 // GStreamer's name of a format ("I420", "P010_10LE", "ARGB64", ...), or
 // nullptr for kUnknown and out-of-range values. The element maps a

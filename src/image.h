@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Float planes: a non-owning view (pointer, pitch, size) that host and device
-// code share, and an owning host plane for the CPU reference. Planes are
+// The owning host float plane of the CPU reference; its view is the
+// PlaneView that host and device code share (steps/plane_view.h). Planes are
 // allocated for the largest scale and shrunk per scale, as libjxl does.
 #ifndef S2C_IMAGE_H_
 #define S2C_IMAGE_H_
@@ -8,18 +8,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "hd.h"
+#include "steps/plane_view.h"
 
 namespace s2c {
-
-struct PlaneView {
-  float* data = nullptr;
-  ptrdiff_t pitch = 0;  // in floats
-  int width = 0;
-  int height = 0;
-
-  S2C_HD float* Row(int y) const { return data + y * pitch; }
-};
 
 // Owning host plane with room for `capacity_w x capacity_h` samples; View()
 // covers the current size, which Shrink() reduces without reallocating.

@@ -14,10 +14,10 @@
 #include <ctime>
 #include <vector>
 
-#include "cpu_reference.h"
-#include "ssim_reference.h"
-#include "thread_pool.h"
+#include "cpu/cpu_reference.h"
+#include "cpu/ssim_reference.h"
 #include "synthetic.h"
+#include "thread_pool.h"
 
 namespace {
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "backend_timing.h"
-#include "cuda_backend.h"
+#include "cuda/cuda_backend.h"
 #include "generated_frames.h"
 #include "placed_frame.h"
 

@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "backend_timing.h"
-#include "cuda_backend.h"
+#include "cpu/ssim_reference.h"
+#include "cuda/cuda_backend.h"
 #include "generated_frames.h"
 #include "placed_frame.h"
-#include "ssim_reference.h"
 #include "thread_pool.h"
 
 namespace {

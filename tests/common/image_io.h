@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "frame.h"
+#include "steps/frame.h"
 
 namespace s2c {
 namespace test {

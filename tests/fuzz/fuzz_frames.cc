@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
 #include "frontend.h"
 
 namespace {

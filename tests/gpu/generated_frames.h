@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "frame.h"
 #include "frontend.h"
+#include "steps/frame.h"
 
 namespace s2c {
 namespace test {

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "check.h"
-#include "cuda_backend.h"
+#include "cuda/cuda_backend.h"
 #include "generated_frames.h"
 
 int main() {

@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "check.h"
-#include "cpu_reference.h"
-#include "cuda_backend.h"
+#include "cpu/cpu_reference.h"
+#include "cuda/cuda_backend.h"
 #include "frontend.h"
 #include "generated_frames.h"
-#include "placed_frame.h"
 #include "image_io.h"
+#include "placed_frame.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SSIM on the GPU returns the CPU reference's bits (src/ssim_reference.h):
+// SSIM on the GPU returns the CPU reference's bits (src/cpu/ssim_reference.h):
 // every plane value, the combined score and the dB, on the reference pairs
 // of ../shared/testdata/ssim and on a seeded sweep of sizes (8x8 to
 // 1921x1081, and 4K), formats (planar and semi-planar, 4:2:0, 4:2:2,
@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "check.h"
-#include "cuda_ssim.h"
+#include "cpu/ssim_reference.h"
+#include "cuda/cuda_ssim.h"
 #include "frontend.h"
 #include "generated_frames.h"
 #include "image_io.h"
 #include "placed_frame.h"
-#include "ssim_reference.h"
 #include "ssim_table.h"
 #include "y4m_reader.h"
 

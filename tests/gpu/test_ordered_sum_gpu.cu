@@ -4,7 +4,7 @@
 // three sums at once from a functor, with launches on two streams; under
 // the rule for terms clamped at zero (ClampedTerms) on every fixture; with
 // advice given by the caller, right or wrong; and under the signed rule
-// (src/ordered_sum_signed.h) on every fixture, the mixed-sign ones
+// (src/steps/ordered_sum_signed.h) on every fixture, the mixed-sign ones
 // included. --quick leaves out the long inputs (for
 // compute-sanitizer runs).
 #include <cuda_runtime.h>

@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "frontend.h"
-#include "frontend_steps.h"
+#include "steps/frontend_steps.h"
 
 namespace s2c {
 namespace frontend_test {

@@ -26,7 +26,7 @@ enum class TermKind {
   kSubnormal,     // subnormal bit patterns with a few tiny normals
   kNanInMiddle,   // a signalling NaN in the middle, a second NaN later
   kInf,           // +inf a third of the way
-  // Terms of either sign (the signed rule, src/ordered_sum_signed.h):
+  // Terms of either sign (the signed rule, src/steps/ordered_sum_signed.h):
   kCancelToZero,  // pairs u, -u, then integers whose sum returns to exactly 0
   kCrossingZero,  // U[0, 1) shifted: the sum rises, falls below zero, rises again
   kBinadeDrops,   // a climb to about n * 200, then a fall through every binade

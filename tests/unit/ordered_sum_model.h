@@ -17,8 +17,8 @@
 #include <iterator>
 #include <vector>
 
-#include "ordered_sum.h"
 #include "ordered_sum_fixtures.h"
+#include "steps/ordered_sum.h"
 
 namespace s2c {
 namespace test {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Mutation test of the exact ordered sum: each fault below, injected into a
-# copy of src/ordered_sum.h, src/ordered_sum_signed.h or src/pixel_steps.h
+# copy of src/steps/ordered_sum.h, ordered_sum_signed.h or pixel_steps.h
 # (the clamps that ClampedTerms relies on) at the line marked
 # "mutation-point: NAME", must make test_ordered_sum or
 # test_ordered_sum_signed fail. A mutant that passes means the tests cannot
@@ -46,12 +46,12 @@ tests='test_ordered_sum test_ordered_sum_signed'
 status=0
 echo "$mutants" | while IFS='|' read -r name expr; do
   dir=$tmp/$name
-  mkdir -p "$dir"
-  cp "$src_dir/hd.h" "$dir/"
+  mkdir -p "$dir/steps"
+  cp "$src_dir/steps/hd.h" "$dir/steps/"
   changed=0
   for h in $headers; do
-    sed "/mutation-point: $name\$/$expr" "$src_dir/$h" >"$dir/$h"
-    cmp -s "$src_dir/$h" "$dir/$h" || changed=$((changed + 1))
+    sed "/mutation-point: $name\$/$expr" "$src_dir/steps/$h" >"$dir/steps/$h"
+    cmp -s "$src_dir/steps/$h" "$dir/steps/$h" || changed=$((changed + 1))
   done
   if [ "$changed" -ne 1 ]; then
     echo "mutant $name: the edit did not apply to exactly one header (marker or code changed?)"

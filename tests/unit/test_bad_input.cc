@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "check.h"
-#include "cpu_backend.h"
-#include "cpu_reference.h"
-#include "ssim_reference.h"
+#include "cpu/cpu_backend.h"
+#include "cpu/cpu_reference.h"
+#include "cpu/ssim_reference.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "check.h"
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
 #include "image_io.h"
 
 namespace {

@@ -34,7 +34,7 @@ int main() {
 #include <vector>
 
 #include "check.h"
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
 #include "synthetic.h"
 
 namespace {

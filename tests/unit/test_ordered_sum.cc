@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Host tests of the exact ordered sum's rule for non-negative terms
-// (src/ordered_sum.h): the one-term rule against the real double add, the
+// (src/steps/ordered_sum.h): the one-term rule against the real double add, the
 // fast rule against the exact one, and the whole pipeline in the kernels'
 // layout (ordered_sum_model.h: chunks of 256 lanes x 4 terms, ordered lane
 // tree, runs of chunks, the checked walk) against the plain loop under good
@@ -15,10 +15,10 @@
 #include <iterator>
 #include <vector>
 
-#include "ordered_sum.h"
 #include "ordered_sum_fixtures.h"
 #include "ordered_sum_model.h"
-#include "pixel_steps.h"
+#include "steps/ordered_sum.h"
+#include "steps/pixel_steps.h"
 
 namespace s2c {
 namespace {

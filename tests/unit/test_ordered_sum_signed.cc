@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Host tests of the exact ordered sum of terms of either sign
-// (src/ordered_sum_signed.h): the one-term rule against the real double add
+// (src/steps/ordered_sum_signed.h): the one-term rule against the real double add
 // on sums and terms of both signs, composed runs against the loop (sums that
 // fall out of their binade and come back must be refused), the fast rule
 // against the exact one, and the whole pipeline in the kernels' layout
@@ -16,7 +16,7 @@
 
 #include "ordered_sum_fixtures.h"
 #include "ordered_sum_model.h"
-#include "ordered_sum_signed.h"
+#include "steps/ordered_sum_signed.h"
 
 namespace s2c {
 namespace {

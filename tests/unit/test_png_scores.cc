@@ -17,7 +17,7 @@ int main() {
 
 #else
 
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
 #include "png_reader.h"
 
 namespace {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "check.h"
+#include "cpu/ssim_reference.h"
 #include "ssim_table.h"
-#include "ssim_reference.h"
 #include "y4m_reader.h"
 
 namespace {

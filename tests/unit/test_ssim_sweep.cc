@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "check.h"
+#include "cpu/ssim_reference.h"
 #include "frontend.h"
-#include "ssim_reference.h"
-#include "ssim_steps.h"
+#include "steps/ssim_steps.h"
 #include "thread_pool.h"
 
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "check.h"
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
 #include "synthetic.h"
 
 namespace {

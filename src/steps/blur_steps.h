@@ -7,9 +7,9 @@
 #ifndef S2C_BLUR_STEPS_H_
 #define S2C_BLUR_STEPS_H_
 
-#include "blur_coeffs.h"
-#include "hd.h"
-#include "pixel_steps.h"
+#include "steps/hd.h"
+#include "steps/pixel_steps.h"
+#include "steps/recursive_gaussian.h"
 
 namespace s2c {
 

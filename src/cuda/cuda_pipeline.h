@@ -3,7 +3,7 @@
 // device buffers, streams and events a pair in flight owns (PairSlot), and
 // the stages of CpuReference::Compare enqueued on them. Nothing here
 // synchronises, except the debug path that hands planes to an observer.
-// Host code of the CUDA backend only (src/cuda_backend.cc drives it).
+// Host code of the CUDA backend only (src/cuda/cuda_backend.cc drives it).
 #ifndef S2C_CUDA_PIPELINE_H_
 #define S2C_CUDA_PIPELINE_H_
 
@@ -11,11 +11,11 @@
 
 #include <cstdint>
 
-#include "cpu_reference.h"
-#include "cuda_backend.h"
-#include "cuda_buffers.h"
-#include "cuda_ssim.h"
-#include "launch.h"
+#include "cpu/cpu_reference.h"
+#include "cuda/cuda_backend.h"
+#include "cuda/cuda_buffers.h"
+#include "cuda/cuda_ssim.h"
+#include "ssimulacra2_launch.h"
 
 namespace s2c {
 

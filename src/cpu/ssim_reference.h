@@ -8,10 +8,10 @@
 
 #include <vector>
 
-#include "frame.h"
 #include "frontend.h"
 #include "metrics.h"
 #include "status.h"
+#include "steps/frame.h"
 
 namespace s2c {
 

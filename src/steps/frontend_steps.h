@@ -11,9 +11,9 @@
 
 #include <cstdint>
 
-#include "frame.h"
-#include "frontend.h"
-#include "hd.h"
+#include "steps/frame.h"
+#include "steps/frame_layout.h"
+#include "steps/hd.h"
 
 namespace s2c {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The exact ordered sum of terms of either sign (SSIM's: a pixel whose
 // covariance is negative gives a negative term). The same pipeline as
-// src/ordered_sum.h, under a rule of its own (SignedTerms), so that the
+// src/steps/ordered_sum.h, under a rule of its own (SignedTerms), so that the
 // non-negative sums of SSIMULACRA 2 keep their cheaper rule.
 //
 // What changes when terms can be negative:
@@ -27,7 +27,7 @@
 
 #include <cstdint>
 
-#include "ordered_sum.h"
+#include "steps/ordered_sum.h"
 
 namespace s2c {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "cpu_backend.h"
+#include "cpu/cpu_backend.h"
 
 #include <condition_variable>
 #include <cstdio>
@@ -9,9 +9,9 @@
 #include <string>
 #include <thread>
 
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
+#include "cpu/ssim_reference.h"
 #include "frontend.h"
-#include "ssim_reference.h"
 
 namespace s2c {
 namespace {

@@ -18,7 +18,7 @@
 // bits.
 //
 // This header's rule takes terms >= 0 (and NaN, inf, which go term by term);
-// src/ordered_sum_signed.h is the rule for terms of either sign.
+// src/steps/ordered_sum_signed.h is the rule for terms of either sign.
 //
 // Binade keys are the biased exponent of s, except that zero and subnormal
 // sums share key 1 with [2^-1022, 2^-1021): all of them lie on the grid of
@@ -33,7 +33,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "hd.h"
+#include "steps/hd.h"
 
 namespace s2c {
 
@@ -49,7 +49,7 @@ constexpr int kSumThreadTerms = 8;
 constexpr int kSumRunTile = 1024;
 
 // The plan of a chunk: a binade key (1..2046; -1..-2046 for negative sums,
-// src/ordered_sum_signed.h) in which the sum is expected to stay through the
+// src/steps/ordered_sum_signed.h) in which the sum is expected to stay through the
 // chunk, kPlanZero (the chunk is expected to hold only zeros) or
 // kPlanTermByTerm, which is also the key of a sum in no binade (inf, NaN).
 constexpr int kPlanTermByTerm = -4096;
@@ -259,7 +259,7 @@ S2C_HD bool EndsRun(const int32_t* key, uint64_t c, uint64_t count) {
 
 // The rule of sums whose terms are never negative (the metric's: every
 // running sum only grows). The kernels and the host model take the rule as
-// a parameter, so that signed sums (src/ordered_sum_signed.h) share the
+// a parameter, so that signed sums (src/steps/ordered_sum_signed.h) share the
 // pipeline without slowing this one down.
 struct NonNegativeTerms {
   using Increment = SumIncrement;

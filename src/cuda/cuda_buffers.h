@@ -10,9 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuda_status.h"
+#include "cuda/cuda_status.h"
 #include "image.h"
-#include "launch.h"
+#include "ssimulacra2_launch.h"
 
 namespace s2c {
 

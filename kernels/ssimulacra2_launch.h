@@ -13,10 +13,10 @@
 
 #include <cstddef>
 
-#include "blur_coeffs.h"
-#include "frame.h"
-#include "frontend.h"
-#include "image.h"
+#include "steps/frame.h"
+#include "steps/frame_layout.h"
+#include "steps/plane_view.h"
+#include "steps/recursive_gaussian.h"
 
 namespace s2c {
 namespace cuda {

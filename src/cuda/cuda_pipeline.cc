@@ -2,12 +2,12 @@
 // One frame pair's pipeline on the GPU (cuda_pipeline.h): buffers per pair in
 // flight, and the stages of CpuReference::Compare enqueued call by call in
 // its order, or recorded as a graph with the scales side by side.
-#include "cuda_pipeline.h"
+#include "cuda/cuda_pipeline.h"
 
 #include <vector>
 
 #include "blur_coeffs.h"
-#include "cuda_status.h"
+#include "cuda/cuda_status.h"
 
 namespace s2c {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "ssim_reference.h"
+#include "cpu/ssim_reference.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "frontend.h"
-#include "frontend_steps.h"
-#include "ssim_steps.h"
+#include "steps/frontend_steps.h"
+#include "steps/ssim_steps.h"
 #include "thread_pool.h"
 
 namespace s2c {

@@ -3,17 +3,18 @@
 // front end to linear RGB; per scale: downsample (after the first), positive
 // XYB, five blurred planes per channel (mu1, mu2, sigma11, sigma22, sigma12),
 // then the SSIM and edge maps reduced to six running sums per channel.
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "blur_steps.h"
+#include "blur_coeffs.h"
 #include "frontend.h"
-#include "frontend_steps.h"
-#include "pixel_steps.h"
+#include "steps/blur_steps.h"
+#include "steps/frontend_steps.h"
+#include "steps/pixel_steps.h"
 #include "thread_pool.h"
 
 namespace s2c {

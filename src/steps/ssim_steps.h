@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "hd.h"
+#include "steps/hd.h"
 
 namespace s2c {
 

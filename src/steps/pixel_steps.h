@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "hd.h"
+#include "steps/hd.h"
 
 namespace s2c {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "cuda_ssim.h"
+#include "cuda/cuda_ssim.h"
 
 #include <cstdint>
 #include <vector>
 
-#include "cuda_status.h"
+#include "cuda/cuda_status.h"
 
 namespace s2c {
 

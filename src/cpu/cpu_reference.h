@@ -10,9 +10,9 @@
 
 #include <memory>
 
-#include "frame.h"
 #include "image.h"
 #include "status.h"
+#include "steps/frame.h"
 #include "subscores.h"
 
 namespace s2c {

@@ -10,9 +10,9 @@
 
 #include <cstddef>
 
-#include "cuda_buffers.h"
+#include "cpu/ssim_reference.h"
+#include "cuda/cuda_buffers.h"
 #include "ssim_launch.h"
-#include "ssim_reference.h"
 #include "status.h"
 
 namespace s2c {

@@ -4,7 +4,7 @@
 // of cuda_pipeline.h (after the front end, recorded once per slot and
 // replayed as a CUDA graph), and results turned into norms and a score on
 // the host (subscores.h), as the CPU does.
-#include "cuda_backend.h"
+#include "cuda/cuda_backend.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -16,12 +16,12 @@
 #include <utility>
 #include <vector>
 
-#include "cuda_pipeline.h"
-#include "cuda_status.h"
+#include "cpu/ssim_reference.h"
+#include "cuda/cuda_pipeline.h"
+#include "cuda/cuda_status.h"
 #include "frontend.h"
-#include "launch.h"
 #include "ssim_launch.h"
-#include "ssim_reference.h"
+#include "ssimulacra2_launch.h"
 #include "thread_pool.h"
 
 namespace s2c {

@@ -21,7 +21,7 @@
 #include <memory>
 
 #include "backend.h"
-#include "cpu_reference.h"
+#include "cpu/cpu_reference.h"
 
 namespace s2c {
 
