@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The ssimulacra2cmp element's state and the small helpers that its files
-// share: gstssimulacra2cmp.cc (the GObject and GstAggregator wiring:
-// properties, caps, events, queries, start and stop) and frame_flow.cc (the
-// streaming path: pairing, scoring, sending buffers out in order).
+// The ssimulacra2cmp element's state (ElementState) and the small helpers
+// (element_state.cc) that its files share: gstssimulacra2cmp.cc (the GObject
+// and GstAggregator wiring: properties, caps, events, queries, start and
+// stop), frame_flow.cc (the streaming path: pairing), output_queue.cc
+// (scoring, sending buffers out in order) and link_watch.cc (unlinked pads).
 #ifndef S2C_GST_ELEMENT_STATE_H_
 #define S2C_GST_ELEMENT_STATE_H_
 

@@ -25,7 +25,8 @@ __device__ __forceinline__ void CopyTerms(const PixelTerms& p, double (&t)[kTerm
 // terms those of the three channels, given one channel (group) at a time so
 // that the ordered sum's passes run a block per chunk and channel, each
 // holding 6 running increments. All 18 sums in one launch measured faster on
-// the H200 than one launch per channel (docs/performance.md), mainly at 1080p.
+// the H200 than one launch per channel, mainly at 1080p
+// (docs/history/performance-2026.md).
 // The terms are finished from the prepared values.
 struct PreparedTermsOf {
   static constexpr int kGroups = 3;

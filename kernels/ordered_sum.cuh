@@ -188,9 +188,9 @@ __device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_
 // Advice only, so any order will do: thread l takes elements l, l + 256,
 // ... of the chunk, so that each load is coalesced (runs of 4 consecutive
 // elements per thread were slower in the backend, when this pass also
-// stored what the later ones read: docs/ordered-sum.md). Then one reduction
-// per sum in the warp and one across the warps (one barrier for all the
-// group's sums).
+// stored what the later ones read: docs/history/ordered-sum-2026.md). Then
+// one reduction per sum in the warp and one across the warps (one barrier
+// for all the group's sums).
 template <int K, class Terms>
 __global__ void __launch_bounds__(kAdviceThreads)
     OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The exact ordered sum: the bits of the CPU's loop `s = 0.0; s += t[i];`
 // (raster order) formed from pieces computed in parallel (exactness contract,
-// layer 3; Research-1433 findings 2 to 6). Header-only, host and device.
+// layer 3; docs/ordered-sum.md has the method). Header-only, host and device.
 //
 // Inside one binade of the running sum, s + x (x >= 0, rounded to nearest
 // even) is an integer add on s's bit pattern: the increment is x in units of
@@ -298,11 +298,10 @@ struct NonNegativeTerms {
 // -0.0 or NaN, as the metric's are (FinishTerms clamps them, pixel_steps.h;
 // tests/unit/test_ordered_sum.cc checks that it does). On such terms no y is
 // ever below zero, so the fast rule's negative-term flag is never set and
-// need not be kept: one comparison a term and sum fewer (what that saved in
-// the CUDA backend: docs/ordered-sum.md). Everything else is
-// NonNegativeTerms'. A negative term would get a wrong increment from this
-// rule, so only a functor whose terms are clamped may choose it (kClamped,
-// kernels/ordered_sum.cuh).
+// need not be kept: one comparison a term and sum fewer (docs/decisions.md,
+// D19). Everything else is NonNegativeTerms'. A negative term would get a
+// wrong increment from this rule, so only a functor whose terms are clamped
+// may choose it (kClamped, kernels/ordered_sum.cuh).
 struct ClampedTerms : NonNegativeTerms {
   struct FastShared {};
   S2C_HD static void FastAdd(Fast& f, double x, double scale, FastShared&) {

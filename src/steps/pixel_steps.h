@@ -158,10 +158,11 @@ S2C_HD double EdgeTerm(float img1, float mu1, float img2, float mu2) {
   return (1.0 + static_cast<double>(a2)) / (1.0 + static_cast<double>(a1)) - 1.0;
 }
 
-// The part of a pixel's terms that reads the planes, and the rest. The exact
-// sums of the CUDA backend store the prepared values in their first pass, so
-// that their later passes read 12 bytes per pixel and channel instead of 28
-// and skip the division (kernels/map_sums.cu).
+// The part of a pixel's terms that reads the planes, and the rest. The CUDA
+// backend's vertical blur pass stores the prepared values
+// (kernels/blur_vertical.cu), so that the exact sums' passes read 12 bytes
+// per pixel and channel instead of the seven planes and skip the division
+// (kernels/map_sums.cu; docs/decisions.md, D11 and D18).
 struct PreparedTerms {
   float ratio;  // SsimRatio
   double edge;  // EdgeTerm
@@ -172,9 +173,9 @@ S2C_HD PreparedTerms PrepareTerms(float img1, float mu1, float img2, float mu2, 
 }
 
 // The six f64 terms one pixel of one channel adds to its running sums, in the
-// order of MapSums below: the SSIM term 1 - ratio clamped at zero (libjxl's
-// std::max(d, 0.0), NaN and -0.0 included), the artifact and the detail lost,
-// each also to the fourth power.
+// order of the six sums per channel: the SSIM term 1 - ratio clamped at zero
+// (libjxl's std::max(d, 0.0), which passes NaN and -0.0 through), the
+// artifact and the detail lost, each also to the fourth power.
 struct PixelTerms {
   double t[6];
 };

@@ -3,7 +3,7 @@
 // run: SSIMULACRA 2 alone, SSIM alone with exact and with tree sums, and
 // both metrics, each one pair at a time and with several in flight (wall
 // clock per pair, median of up to 5 runs after a warm-up, graphs as the
-// backend replays them). Prints the ratios: exact SSIM over tree
+// backend replays them). Prints the ratios: exact SSIM over tree
 // SSIM, and both metrics over SSIMULACRA 2 alone. The exact SSIM of the
 // benchmark's pair is checked against the CPU reference (==).
 // Usage: bench_ssim [pairs] [seconds-per-config] [depth (6)] [WxH ...]

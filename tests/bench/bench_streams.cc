@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Many streams in one process (issue 8, item 9): N pipelines, each appsrc x2
+// Many streams in one process: N pipelines, each appsrc x2
 // (frame_feed.h) -> ssimulacra2cmp -> fakesink, all playing at once, element
 // i on CUDA device devices[i % count]. Aggregate pairs per second =
 // N * (n_long - n_short) / (t_long - t_short) over two runs after an untimed

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Every documented launch line runs (issue 10, item 6).
+"""Every documented launch line runs.
 
 Extracts the gst-launch-1.0 lines from README.md, docs/*.md and
 examples/pipelines.md (fenced code blocks, and the README's indented ones),

@@ -253,8 +253,8 @@ GST_START_TEST(test_dist_offset_shifts_pairing) {
 GST_END_TEST;
 
 // The extremes of the pairing properties: no time arithmetic wraps around
-// (with the largest tolerance 1 of 3 pairs used to be scored, the other two
-// frames of each stream counted as unpaired).
+// (a wrap-around with the largest tolerance scores 1 of 3 pairs and counts
+// the other two frames of each stream as unpaired).
 GST_START_TEST(test_extreme_tolerance_and_offset_do_not_wrap) {
   // Three frames on each pad, one property at an extreme.
   const auto three_pairs = [](const char* property) {
@@ -489,9 +489,9 @@ GST_START_TEST(test_threshold_alarm_with_hysteresis) {
 }
 GST_END_TEST;
 
-// A results file that cannot take a line (/dev/full: every flush fails):
-// one warning, scoring goes on and the summary counts the lost lines; with
-// results-write-failure=error, an element error instead.
+// A CSV results file: the header, one line per scored frame (frame number,
+// timestamp, and the score with the frame message's bits), then the summary
+// as "# name,value" lines. (A file that cannot be written: test_failures.cc.)
 GST_START_TEST(test_results_file_has_one_line_per_frame) {
   gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
   const std::string path = std::string(dir) + "/scores.csv";

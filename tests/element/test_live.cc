@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element in live pipelines (issue 8, items 1 and 3): the video leaves
+// The element in live pipelines (docs/decisions.md, D14): the video leaves
 // on time whatever the metric does. A backend slower than real time is made
 // with the debug-only S2C_DEBUG_PAIR_DELAY_MS (docs/element.md,
 // "Debugging"). These tests measure when buffers reach the sink, so meson

@@ -73,7 +73,7 @@ int main() {
          DecidePairing(Eos(), Empty(), kTol, true, true), A::kDone);
   Expect("reference ended, wait policy keeps waiting for distorted",
          DecidePairing(Eos(), Empty(), kTol, true, false), A::kWait);
-  // The extremes of the properties: no wrap-around (issue 8, item 6).
+  // The extremes of the properties: no time arithmetic wraps around.
   constexpr int64_t kMax = INT64_MAX, kMin = INT64_MIN;
   Expect("largest tolerance pairs any two times",
          DecidePairing(Timed(40000000), Timed(0), kMax, false, true), A::kPair);

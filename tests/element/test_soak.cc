@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A CI-sized soak test (issue 8, item 7): 20,000 small frame pairs through
+// A CI-sized soak test for 24/7 runs: 20,000 small frame pairs through
 // the element, the process's resident memory sampled every 1,000 output
 // buffers. Past the first few thousand frames (buffer pools, caches and the
 // first allocations), memory must stay flat: a leak of even 100 bytes a

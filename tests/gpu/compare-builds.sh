@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side measurement of two builds of the CUDA backend on one GPU, in
-# one call of the device machine (docs/performance.md, "Method"). OLD and NEW
+# one run (docs/performance.md, "How to measure"). OLD and NEW
 # are folders holding bench_cuda (and, for NEW, test_cuda_parity), e.g. the
 # copies of build/tests/bench and build/tests/gpu of two commits. Usage, from
 # the project root:

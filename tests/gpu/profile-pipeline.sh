@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Nsight Compute profile of one exact frame pair through the CUDA backend,
-# for a machine with an NVIDIA GPU and ncu (docs/performance.md, "Profile").
+# for a machine with an NVIDIA GPU and ncu (docs/performance.md, "How to
+# measure").
 # Usage, from the project root:
 #
 #   tests/gpu/profile-pipeline.sh BENCH_CUDA OUT_DIR [WxH]

@@ -44,7 +44,7 @@ step racecheck_ordered_sum "$sanitizer" --tool racecheck --error-exitcode 1 "$bu
 step memcheck_ssim "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_ssim" --quick
 step racecheck_ssim "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_ssim" --quick
 # CK_FORK=no: check's forked tests cannot use CUDA once the parent has
-# initialised it (21 of 21 passed this way on the H200).
+# initialised it.
 step element_cuda env CK_FORK=no S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
 step element_canonical_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_canonical"
 step element_ssim_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_ssim_element"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SSIM CPU reference against Xiph's dump_ssim (issue 9): every pair of
+// The SSIM CPU reference against Xiph's dump_ssim: every pair of
 // ../shared/testdata/ssim (8-bit and 10-bit 4:2:0, odd-size 4:4:4), whose
 // values the README there lists to 17 digits, raw per plane and combined and
 // in dB. Compared with ==. Also: RGB is refused naming videoconvert, and the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The SSIM CPU reference beyond the reference pairs (issue 9): on random
+// The SSIM CPU reference beyond the reference pairs: on random
 // frames of many sizes (8x8 up to odd sizes like 127x65) and subsamplings,
 // each plane equals a direct evaluation that sums the 2-D window at every
 // pixel with no row ring (the integer moments are the same numbers, so the
