@@ -158,7 +158,9 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
       "Exit status: 0 scored; 1 failed, or the results file is incomplete (a line could\n"
       "not be written); 2 usage error (an option, a missing input, -o naming an input);\n"
       "3 scored, but a frame fell below --threshold.\n"
-      "From a build tree: GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>.\n");
+      "The plugin is found as GStreamer finds plugins (GST_PLUGIN_PATH; from a build tree\n"
+      "GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>), else in the\n"
+      "plugin directory of this tool's own installation.\n");
   g_option_context_add_main_entries(context, entries, NULL);
   g_option_context_add_group(context, gst_init_get_option_group());
   GError* error = NULL;

@@ -37,19 +37,52 @@
 
 static const char kElementName[] = "ssimulacra2cmp";
 
-// The element; NULL, with a message, when the plugin is not found. It is
-// looked up like any GStreamer plugin: installed, or from a build tree with
-// GST_PLUGIN_PATH=<builddir>/gst, or inside `meson devenv -C <builddir>`,
-// which sets GST_PLUGIN_PATH.
+// The plugin directory of the installation this executable belongs to.
+// Where the executable is, when it is in its installed bindir: then a
+// DESTDIR or a moved installation works like the configured prefix
+// (S2C_INSTALL_* are meson's prefix, bindir and plugin directory).
+static gchar* OwnPluginDir(void) {
+  const gchar* prefix = S2C_INSTALL_PREFIX "/";
+  const gchar* bindir = S2C_INSTALL_BINDIR;
+  const gchar* plugindir = S2C_INSTALL_PLUGINDIR;
+  gchar* exe = g_file_read_link("/proc/self/exe", NULL);
+  gchar* dir = exe != NULL ? g_path_get_dirname(exe) : NULL;
+  gchar* found = NULL;
+  if (dir != NULL && g_str_has_prefix(bindir, prefix) && g_str_has_prefix(plugindir, prefix)) {
+    // <root><prefix>/<bin>: the same <root> with <prefix>/<plugins>.
+    const gchar* bin = bindir + strlen(prefix);
+    const size_t n = strlen(dir), m = strlen(bin);
+    if (n > m && strcmp(dir + n - m, bin) == 0 && dir[n - m - 1] == '/') {
+      gchar* root = g_strndup(dir, n - m - 1);
+      found = g_build_filename(root, plugindir + strlen(prefix), NULL);
+      g_free(root);
+    }
+  }
+  g_free(dir);
+  g_free(exe);
+  return found != NULL ? found : g_strdup(plugindir);
+}
+
+// The element, as GStreamer finds plugins (GST_PLUGIN_PATH, the system's
+// plugin directories); else from the plugin directory of this tool's own
+// installation, which the system's GStreamer does not search unless its
+// prefix is GStreamer's. NULL, with a message, when neither has it.
 static GstElement* FindElement(void) {
   GstElement* cmp = gst_element_factory_make(kElementName, "cmp");
+  if (cmp != NULL) return cmp;
+  gchar* dir = OwnPluginDir();
+  gst_registry_scan_path(gst_registry_get(), dir);
+  cmp = gst_element_factory_make(kElementName, "cmp");
   if (cmp == NULL) {
     fprintf(stderr,
-            "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found.\n"
+            "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found, "
+            "neither where GStreamer looks (GST_PLUGIN_PATH) nor in %s.\n"
             "  From a build tree: GST_PLUGIN_PATH=<builddir>/gst ssimulacra2cmp-compare "
             "REF DIST,\n"
-            "  or run it inside `meson devenv -C <builddir>`.\n");
+            "  or run it inside `meson devenv -C <builddir>`.\n",
+            dir);
   }
+  g_free(dir);
   return cmp;
 }
 
