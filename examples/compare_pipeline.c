@@ -6,23 +6,29 @@
 
 gboolean IsUri(const char* location) { return strstr(location, "://") != NULL; }
 
-static void PostBranchError(GstElement* from, const Branch* branch, const char* what) {
-  GError* error = g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
-                              "%s \"%s\": %s", branch->role, branch->location, what);
+// An error of the input: the report names the input (BranchOf).
+static void PostBranchError(GstElement* from, const char* what) {
+  GError* error = g_error_new_literal(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE, what);
   gst_element_post_message(from, gst_message_new_error(GST_OBJECT(from), error, NULL));
   g_error_free(error);
 }
 
-// --start/--end and --every on the decoded frames of one input: frames
-// before `start` are dropped, the first at or after `end` ends the input
-// (GST_FLOW_EOS upstream, which then sends EOS down), and of the rest only
-// frames 0, N, 2N, ... reach the element. Both inputs drop the same frames,
-// so the kept ones still pair by timestamp.
-static GstPadProbeReturn SelectFrames(GstPad* pad, GstPadProbeInfo* info, gpointer user_data) {
+// Each decoded frame of one input gets its number in the input (from 0) as
+// its buffer offset, which the element reports as the frame's frame-index
+// (frameNum in the results file); videoconvert and videoscale keep it.
+// --start/--end and --every then select: frames before `start` are dropped,
+// the first at or after `end` ends the input (GST_FLOW_EOS upstream, which
+// then sends EOS down), and of the rest only frames 0, N, 2N, ... go on.
+// Both inputs drop the same frames, so the kept ones still pair by
+// timestamp. On the decoded side of videoconvert, so that dropped frames
+// are not converted.
+static GstPadProbeReturn NumberAndSelect(GstPad* pad, GstPadProbeInfo* info,
+                                         gpointer user_data) {
   (void)pad;
   Branch* branch = user_data;
   GstBuffer* buffer = GST_PAD_PROBE_INFO_BUFFER(info);
   const GstClockTime pts = GST_BUFFER_PTS(buffer);
+  const guint64 number = branch->decoded++;
   if (GST_CLOCK_TIME_IS_VALID(pts) && GST_CLOCK_TIME_IS_VALID(branch->end) &&
       pts >= branch->end) {
     gst_buffer_unref(buffer);
@@ -30,7 +36,12 @@ static GstPadProbeReturn SelectFrames(GstPad* pad, GstPadProbeInfo* info, gpoint
     return GST_PAD_PROBE_HANDLED;
   }
   if (GST_CLOCK_TIME_IS_VALID(pts) && pts < branch->start) return GST_PAD_PROBE_DROP;
-  return branch->frames_seen++ % branch->every == 0 ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP;
+  if (branch->in_range++ % branch->every != 0) return GST_PAD_PROBE_DROP;
+  buffer = gst_buffer_make_writable(buffer);
+  GST_BUFFER_OFFSET(buffer) = number;
+  GST_BUFFER_OFFSET_END(buffer) = number + 1;
+  GST_PAD_PROBE_INFO_DATA(info) = buffer;
+  return GST_PAD_PROBE_OK;
 }
 
 // The first video stream of an input is compared; any other stream (audio,
@@ -45,7 +56,7 @@ static void OnPadAdded(GstElement* decodebin, GstPad* pad, gpointer user_data) {
   GstPad* sink = gst_element_get_static_pad(branch->convert, "sink");
   if (video && !gst_pad_is_linked(sink)) {
     if (GST_PAD_LINK_FAILED(gst_pad_link(pad, sink))) {
-      PostBranchError(decodebin, branch, "could not link the decoded video");
+      PostBranchError(decodebin, "could not link the decoded video");
     }
     gst_object_unref(sink);
     return;
@@ -53,7 +64,7 @@ static void OnPadAdded(GstElement* decodebin, GstPad* pad, gpointer user_data) {
   gst_object_unref(sink);
   GstElement* drain = gst_element_factory_make("fakesink", NULL);
   g_object_set(drain, "sync", FALSE, "async", FALSE, NULL);
-  gst_bin_add(GST_BIN(GST_ELEMENT_PARENT(decodebin)), drain);
+  gst_bin_add(GST_BIN(branch->bin), drain);
   gst_element_sync_state_with_parent(drain);
   GstPad* drain_sink = gst_element_get_static_pad(drain, "sink");
   gst_pad_link(pad, drain_sink);
@@ -63,35 +74,79 @@ static void OnPadAdded(GstElement* decodebin, GstPad* pad, gpointer user_data) {
 static void OnNoMorePads(GstElement* decodebin, gpointer user_data) {
   const Branch* branch = user_data;
   GstPad* sink = gst_element_get_static_pad(branch->convert, "sink");
-  if (!gst_pad_is_linked(sink)) PostBranchError(decodebin, branch, "no video stream");
+  if (!gst_pad_is_linked(sink)) PostBranchError(decodebin, "no video stream");
   gst_object_unref(sink);
+}
+
+// The elements that read and decode the input, in the branch's bin (which
+// owns what was made). Returns the one that gives the decoded video (from
+// its "src" pad, or pad-added), or NULL when an element is missing.
+static GstElement* AddSource(Branch* branch) {
+  GstBin* bin = GST_BIN(branch->bin);
+  if (IsUri(branch->location)) {
+    GstElement* decoder = gst_element_factory_make("uridecodebin", NULL);
+    if (decoder == NULL) return NULL;
+    g_object_set(decoder, "uri", branch->location, NULL);
+    gst_bin_add(bin, decoder);
+    return decoder;
+  }
+  GstElement* src = gst_element_factory_make("filesrc", NULL);
+  GstElement* decoder = branch->raw != NULL ? MakeRawVideoParse(branch->raw)
+                                            : gst_element_factory_make("decodebin", NULL);
+  if (src != NULL) gst_bin_add(bin, src);
+  if (decoder != NULL) gst_bin_add(bin, decoder);
+  if (src == NULL || decoder == NULL) return NULL;
+  g_object_set(src, "location", branch->location, NULL);
+  return gst_element_link(src, decoder) ? decoder : NULL;
 }
 
 gboolean AddBranch(GstElement* pipeline, GstElement* cmp, const char* pad_name,
                    Branch* branch) {
-  const gboolean uri = IsUri(branch->location);
-  GstElement* src = uri ? NULL : gst_element_factory_make("filesrc", NULL);
-  GstElement* decode = gst_element_factory_make(uri ? "uridecodebin" : "decodebin", NULL);
+  branch->bin = gst_bin_new(branch->role);
+  gst_bin_add(GST_BIN(pipeline), branch->bin);
+  GstElement* decoder = AddSource(branch);
   branch->convert = gst_element_factory_make("videoconvert", NULL);
-  if ((!uri && src == NULL) || decode == NULL || branch->convert == NULL) {
-    fprintf(stderr, "ssimulacra2cmp-compare: filesrc, decodebin, uridecodebin or videoconvert "
-                    "is missing; install gstreamer1.0-plugins-base.\n");
+  GstElement* scale = branch->scale ? gst_element_factory_make("videoscale", NULL) : NULL;
+  branch->filter = gst_element_factory_make("capsfilter", NULL);
+  if (decoder == NULL || branch->convert == NULL || (branch->scale && scale == NULL) ||
+      branch->filter == NULL) {
+    fprintf(stderr, "ssimulacra2cmp-compare: filesrc, decodebin, uridecodebin, rawvideoparse, "
+                    "videoconvert, videoscale or capsfilter is missing; install "
+                    "gstreamer1.0-plugins-base.\n");
     return FALSE;
   }
-  if (uri) {
-    g_object_set(decode, "uri", branch->location, NULL);
+  gst_bin_add_many(GST_BIN(branch->bin), branch->convert, branch->filter, NULL);
+  gboolean linked;
+  if (scale != NULL) {
+    // Stretched to the reference's size and pixel aspect, as scale2ref in
+    // ffmpeg: black borders would be scored as if they were picture.
+    g_object_set(scale, "add-borders", FALSE, NULL);
+    gst_bin_add(GST_BIN(branch->bin), scale);
+    linked = gst_element_link_many(branch->convert, scale, branch->filter, NULL);
   } else {
-    g_object_set(src, "location", branch->location, NULL);
-    gst_bin_add(GST_BIN(pipeline), src);
+    linked = gst_element_link(branch->convert, branch->filter);
   }
-  gst_bin_add_many(GST_BIN(pipeline), decode, branch->convert, NULL);
-  g_signal_connect(decode, "pad-added", G_CALLBACK(OnPadAdded), branch);
-  g_signal_connect(decode, "no-more-pads", G_CALLBACK(OnNoMorePads), branch);
-  if (branch->every > 1 || branch->start > 0 || GST_CLOCK_TIME_IS_VALID(branch->end)) {
-    GstPad* out = gst_element_get_static_pad(branch->convert, "src");
-    gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER, SelectFrames, branch, NULL);
-    gst_object_unref(out);
+  if (branch->raw != NULL) {
+    linked = linked && gst_element_link(decoder, branch->convert);
+  } else {
+    g_signal_connect(decoder, "pad-added", G_CALLBACK(OnPadAdded), branch);
+    g_signal_connect(decoder, "no-more-pads", G_CALLBACK(OnNoMorePads), branch);
   }
-  return (uri || gst_element_link(src, decode)) &&
-         gst_element_link_pads(branch->convert, "src", cmp, pad_name);
+  GstPad* decoded = gst_element_get_static_pad(branch->convert, "sink");
+  gst_pad_add_probe(decoded, GST_PAD_PROBE_TYPE_BUFFER, NumberAndSelect, branch, NULL);
+  gst_object_unref(decoded);
+  GstPad* out = gst_element_get_static_pad(branch->filter, "src");
+  GstPad* ghost = gst_ghost_pad_new("src", out);
+  gst_object_unref(out);
+  gst_element_add_pad(branch->bin, ghost);
+  return linked && gst_element_link_pads(branch->bin, "src", cmp, pad_name);
+}
+
+const Branch* BranchOf(GstObject* object, const Branch* branches, int count) {
+  for (int i = 0; i < count; ++i) {
+    if (branches[i].bin != NULL && gst_object_has_as_ancestor(object, GST_OBJECT(branches[i].bin))) {
+      return &branches[i];
+    }
+  }
+  return NULL;
 }

@@ -71,6 +71,46 @@ static void PrintProgress(GstElement* pipeline, const Report* report, gint64 sta
   fflush(stderr);
 }
 
+// A problem with the results file: the element goes on without the line.
+static gboolean IsWriteProblem(const GError* err) {
+  return err->domain == GST_RESOURCE_ERROR &&
+         (err->code == GST_RESOURCE_ERROR_WRITE || err->code == GST_RESOURCE_ERROR_CLOSE ||
+          err->code == GST_RESOURCE_ERROR_SYNC || err->code == GST_RESOURCE_ERROR_NO_SPACE_LEFT);
+}
+
+// An error or warning, printed with the input it comes from when it comes
+// from one. TRUE for an error.
+static gboolean OnProblem(GstMessage* msg, Report* report) {
+  const gboolean error = GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR;
+  GError* err = NULL;
+  gchar* debug = NULL;
+  if (error) {
+    gst_message_parse_error(msg, &err, &debug);
+  } else {
+    gst_message_parse_warning(msg, &err, &debug);
+  }
+  const char* kind = error ? "error" : "warning";
+  const Branch* input = BranchOf(GST_MESSAGE_SRC(msg), report->inputs, 2);
+  if (input != NULL) {
+    fprintf(stderr, "ssimulacra2cmp-compare: %s in the %s input \"%s\": %s\n", kind,
+            input->role, input->location, err->message);
+  } else {
+    fprintf(stderr, "ssimulacra2cmp-compare: %s from %s: %s\n", kind,
+            GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)), err->message);
+  }
+  if (debug != NULL) fprintf(stderr, "  (%s)\n", debug);
+  const gboolean from_element = GST_MESSAGE_SRC(msg) == GST_OBJECT(report->element);
+  if (from_element && !error && IsWriteProblem(err)) report->write_failed = TRUE;
+  // The element's size mismatch names videoscale; this tool has --scale.
+  if (from_element && error && !report->scaling &&
+      g_error_matches(err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT)) {
+    fprintf(stderr, "  (--scale scales the distorted input to the reference's size)\n");
+  }
+  g_clear_error(&err);
+  g_free(debug);
+  return error;
+}
+
 int RunAndCollect(GstElement* pipeline, Report* report) {
   GstBus* bus = gst_element_get_bus(pipeline);
   int rc = kExitOk;
@@ -102,28 +142,13 @@ int RunAndCollect(GstElement* pipeline, Report* report) {
         break;
       }
       case GST_MESSAGE_WARNING:
-      case GST_MESSAGE_ERROR: {
-        const gboolean error = GST_MESSAGE_TYPE(msg) == GST_MESSAGE_ERROR;
-        GError* err = NULL;
-        gchar* debug = NULL;
-        if (error) {
-          gst_message_parse_error(msg, &err, &debug);
-        } else {
-          gst_message_parse_warning(msg, &err, &debug);
-        }
+      case GST_MESSAGE_ERROR:
         if (report->progress) fputs("\r\033[K", stderr);
-        fprintf(stderr, "ssimulacra2cmp-compare: %s from %s: %s\n",
-                error ? "error" : "warning", GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)),
-                err->message);
-        if (debug != NULL) fprintf(stderr, "  (%s)\n", debug);
-        g_clear_error(&err);
-        g_free(debug);
-        if (error) {
+        if (OnProblem(msg, report)) {
           rc = kExitFailed;
           done = TRUE;
         }
         break;
-      }
       case GST_MESSAGE_EOS:
         done = TRUE;
         break;
@@ -162,6 +187,19 @@ void PrintResult(const Report* report) {
   fputs("summary", stdout);
   gst_structure_foreach(report->summary, PrintTextField, NULL);
   putchar('\n');
+}
+
+gboolean ResultsIncomplete(const Report* report, const char* location) {
+  const guint64 lost = GetU64(report->summary, "results-lost", 0);
+  if (lost == 0 && !report->write_failed) return FALSE;
+  if (location != NULL) {
+    fprintf(stderr, "ssimulacra2cmp-compare: the results file \"%s\" is incomplete", location);
+  } else {
+    fputs("ssimulacra2cmp-compare: the results on standard output are incomplete", stderr);
+  }
+  if (lost > 0) fprintf(stderr, ": %" G_GUINT64_FORMAT " frames were not written", lost);
+  fputc('\n', stderr);
+  return TRUE;
 }
 
 void ClearReport(Report* report) {

@@ -8,17 +8,25 @@
 
 #include <gst/gst.h>
 
-// Exit codes: 0 scored, 1 the comparison failed, 2 the command line is
-// wrong, 3 scored but a frame fell below --threshold.
+#include "compare_pipeline.h"
+
+// Exit codes: 0 scored; 1 the comparison failed, or the results file is
+// incomplete (the element could not write a line, results-lost); 2 the
+// command line is wrong (an option, a missing input, -o naming an input);
+// 3 scored, but a frame fell below --threshold.
 enum { kExitOk = 0, kExitFailed = 1, kExitUsage = 2, kExitBelowThreshold = 3 };
 
 typedef struct {
   gboolean frames;    // --frames: a text line per frame
   gboolean text;      // text on standard output (not a results format)
   gboolean progress;  // a progress line on standard error (a terminal)
+  gboolean scaling;   // --scale: the element's size mismatch hint is not ours
   double threshold;   // --threshold, or NaN
+  GstElement* element;   // the ssimulacra2cmp element
+  const Branch* inputs;  // the two inputs, to name the one a message is from
   guint64 frames_scored;
   guint64 below_threshold;
+  gboolean write_failed;  // the element warned that the results file lost a line
   GstStructure* first_frame;  // the first frame message's, owned
   GstStructure* summary;  // the last summary message's, owned
 } Report;
@@ -27,6 +35,11 @@ typedef struct {
 // the first error, collecting the element's messages. kExitOk or
 // kExitFailed.
 int RunAndCollect(GstElement* pipeline, Report* report);
+
+// After the run: TRUE, with a message, when the results file (`location`;
+// NULL: standard output) is incomplete: the summary's results-lost counts
+// frames not written, or the element warned about the file.
+gboolean ResultsIncomplete(const Report* report, const char* location);
 
 // A uint64 field of a message's structure, or `fallback` when it (or the
 // structure) is absent.

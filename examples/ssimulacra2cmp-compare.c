@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // ssimulacra2cmp-compare REF DIST: scores a distorted image or video (a file
 // or a URI) against its reference with the ssimulacra2cmp element. For one pair (two
-// still images) it prints the score alone, as the canonical tool does (with
-// --metric ssim the combined raw SSIM, with both the two, space-separated);
+// still images) it prints the score alone, as the canonical tool does
+// (with --metric ssim the combined raw SSIM, with both the two, space-separated);
 // for video, the summary, and with --frames a line per frame before it. The
 // pipeline is
 //
-//   filesrc location=REF  ! decodebin ! videoconvert ! cmp.ref_sink
-//   filesrc location=DIST ! decodebin ! videoconvert ! cmp.dist_sink
+//   filesrc location=REF  ! decodebin ! videoconvert ! capsfilter ! cmp.ref_sink
+//   filesrc location=DIST ! decodebin ! videoconvert ! capsfilter ! cmp.dist_sink
 //   ssimulacra2cmp name=cmp ! fakesink
 //
-// (uridecodebin for a URI). compare_pipeline.c builds it, compare_report.c
-// runs it and prints; this file reads the command line.
+// (uridecodebin for a URI, rawvideoparse for a .yuv file, videoscale after
+// the distorted input's videoconvert with --scale). compare_options.c reads
+// the command line, compare_pipeline.c builds the pipeline,
+// compare_convert.c sets what the inputs are converted to, and
+// compare_report.c runs it and prints; this file puts them together.
 //
-// videoconvert stays in passthrough whenever the decoder's format is one the
-// element scores, so a PNG is scored on its own RGB samples (the canonical
-// tool's input) and a YUV video on its own YUV. Everything printed comes
-// from the element's bus messages, and the results file (-o, or --format on
-// standard output) is the element's own results-location file, so the two
-// are the same bytes (gst/results_writer.h has the schema).
-//
-// The plugin is looked up like any GStreamer plugin: installed, or from a
-// build tree with GST_PLUGIN_PATH=<builddir>/gst, or inside
-// `meson devenv -C <builddir>`, which sets GST_PLUGIN_PATH.
+// The capsfilters take anything unless --scale or SSIM asks for a
+// conversion, so videoconvert stays in passthrough whenever the decoder's
+// format is one the element scores: a PNG is scored on its own RGB samples
+// (the canonical tool's input) and a YUV video on its own YUV. Everything
+// printed comes from the element's bus messages, and the results file (-o,
+// or --format on standard output) is the element's own results-location
+// file, so the two are the same bytes (gst/results_writer.h has the schema).
 #include <gst/gst.h>
 
 #include <math.h>
@@ -30,121 +30,89 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compare_convert.h"
+#include "compare_options.h"
 #include "compare_pipeline.h"
 #include "compare_report.h"
 
 static const char kElementName[] = "ssimulacra2cmp";
 
-static gboolean IsFormat(const char* name) {
-  return strcmp(name, "json") == 0 || strcmp(name, "jsonl") == 0 || strcmp(name, "csv") == 0;
+// The plugin directory of the installation this executable belongs to.
+// Where the executable is, when it is in its installed bindir: then a
+// DESTDIR or a moved installation works like the configured prefix
+// (S2C_INSTALL_* are meson's prefix, bindir and plugin directory).
+static gchar* OwnPluginDir(void) {
+  const gchar* prefix = S2C_INSTALL_PREFIX "/";
+  const gchar* bindir = S2C_INSTALL_BINDIR;
+  const gchar* plugindir = S2C_INSTALL_PLUGINDIR;
+  gchar* exe = g_file_read_link("/proc/self/exe", NULL);
+  gchar* dir = exe != NULL ? g_path_get_dirname(exe) : NULL;
+  gchar* found = NULL;
+  if (dir != NULL && g_str_has_prefix(bindir, prefix) && g_str_has_prefix(plugindir, prefix)) {
+    // <root><prefix>/<bin>: the same <root> with <prefix>/<plugins>.
+    const gchar* bin = bindir + strlen(prefix);
+    const size_t n = strlen(dir), m = strlen(bin);
+    if (n > m && strcmp(dir + n - m, bin) == 0 && dir[n - m - 1] == '/') {
+      gchar* root = g_strndup(dir, n - m - 1);
+      found = g_build_filename(root, plugindir + strlen(prefix), NULL);
+      g_free(root);
+    }
+  }
+  g_free(dir);
+  g_free(exe);
+  return found != NULL ? found : g_strdup(plugindir);
+}
+
+// The element, as GStreamer finds plugins (GST_PLUGIN_PATH, the system's
+// plugin directories); else from the plugin directory of this tool's own
+// installation, which the system's GStreamer does not search unless its
+// prefix is GStreamer's. NULL, with a message, when neither has it.
+static GstElement* FindElement(void) {
+  GstElement* cmp = gst_element_factory_make(kElementName, "cmp");
+  if (cmp != NULL) return cmp;
+  gchar* dir = OwnPluginDir();
+  gst_registry_scan_path(gst_registry_get(), dir);
+  cmp = gst_element_factory_make(kElementName, "cmp");
+  if (cmp == NULL) {
+    fprintf(stderr,
+            "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found, "
+            "neither where GStreamer looks (GST_PLUGIN_PATH) nor in %s.\n"
+            "  From a build tree: GST_PLUGIN_PATH=<builddir>/gst ssimulacra2cmp-compare "
+            "REF DIST,\n"
+            "  or run it inside `meson devenv -C <builddir>`.\n",
+            dir);
+  }
+  g_free(dir);
+  return cmp;
 }
 
 // --metric's names and the element's "metrics" flags they set.
 static const char* MetricsFlags(const char* name) {
-  if (strcmp(name, "ssimulacra2") == 0) return "ssimulacra2";
+  if (name == NULL || strcmp(name, "ssimulacra2") == 0) return "ssimulacra2";
   if (strcmp(name, "ssim") == 0) return "ssim";
-  if (strcmp(name, "both") == 0) return "ssimulacra2+ssim";
-  return NULL;
+  return "ssimulacra2+ssim";  // "both"
 }
 
-static gboolean IsBackend(const char* name) {
-  return strcmp(name, "auto") == 0 || strcmp(name, "cpu") == 0 ||
-         strcmp(name, "cuda") == 0;
-}
-
-// GStreamer 1.22's pngdec decodes 16-bit RGB PNGs without alpha wrongly
-// (docs/element.md, "Known issue outside the element"), and a score of those
-// pixels would be a wrong number printed as if right. Such a file is
-// recognised from its header (PNG signature, then IHDR: bit depth 16, colour
-// type 2) and refused before any decoding.
-static gboolean IsSixteenBitRgbPng(const char* path) {
-  static const guchar kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  guchar head[26];
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) return FALSE;
-  const size_t got = fread(head, 1, sizeof head, f);
-  fclose(f);
-  return got == sizeof head && memcmp(head, kSignature, 8) == 0 &&
-         memcmp(head + 12, "IHDR", 4) == 0 && head[24] == 16 && head[25] == 2;
-}
-
-// The command line, as parsed.
-typedef struct {
-  gchar* backend;
-  gchar* metric;
-  gchar* format;
-  gchar* output;
-  gboolean frames;
-  gboolean version;
-  double start, end;  // seconds of the inputs' timestamps; negative: open
-  gint every;
-  double dist_offset;  // seconds
-  gint device;         // -1: the element's default
-  gint threads;        // 0: one per core
-  double threshold;    // NaN: none
-} Options;
-
-// Checks the options and the inputs; kExitOk, or the exit status with a
-// message printed.
-static int CheckOptions(const Options* o, int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: ssimulacra2cmp-compare [OPTION...] REF DIST (--help: the options)\n");
-    return kExitUsage;
-  }
-  const char* wrong = NULL;
-  if (o->backend != NULL && !IsBackend(o->backend)) wrong = "--backend: auto, cpu or cuda";
-  if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
-  if (o->metric != NULL && MetricsFlags(o->metric) == NULL) {
-    wrong = "--metric: ssimulacra2, ssim or both";
-  }
-  if (o->every < 1) wrong = "--every: 1 or more";
-  if (o->start >= 0 && o->end >= 0 && o->end <= o->start) wrong = "--end: after --start";
-  if (o->device < -1) wrong = "--device: a CUDA device number, 0 or more";
-  if (o->threads < 0) wrong = "--threads: 0 (one per core) or more";
-  if (wrong != NULL) {
-    fprintf(stderr, "ssimulacra2cmp-compare: %s\n", wrong);
-    return kExitUsage;
-  }
-  for (int i = 1; i < 3; ++i) {
-    const char* role = i == 1 ? "reference" : "distorted";
-    if (IsUri(argv[i])) continue;  // the URI's handler says what is wrong
-    if (!g_file_test(argv[i], G_FILE_TEST_IS_REGULAR)) {
-      fprintf(stderr, "ssimulacra2cmp-compare: %s \"%s\": no such file\n", role, argv[i]);
+// The element's properties from the options. kExitOk, or kExitUsage after
+// a message when a number is out of the property's range.
+static int SetUpElement(GstElement* cmp, const Options* o, Report* report) {
+  if (o->backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", o->backend);
+  gst_util_set_object_arg(G_OBJECT(cmp), "metrics", MetricsFlags(o->metric));
+  const struct {
+    const char* property;
+    const char* option;
+    const char* text;
+  } numbers[] = {{"cuda-device-id", "--device", o->device},
+                 {"cpu-threads", "--threads", o->threads},
+                 {"threshold", "--threshold", o->threshold},
+                 {"dist-offset", "--dist-offset", o->dist_offset}};
+  for (size_t i = 0; i < G_N_ELEMENTS(numbers); ++i) {
+    if (numbers[i].text != NULL &&
+        !SetNumberProperty(cmp, numbers[i].property, numbers[i].option, numbers[i].text)) {
       return kExitUsage;
     }
-    if (IsSixteenBitRgbPng(argv[i])) {
-      fprintf(stderr,
-              "ssimulacra2cmp-compare: %s \"%s\" is a 16-bit RGB PNG, which GStreamer "
-              "1.22's pngdec decodes wrongly, so no score would be right; not scored. "
-              "Decode it with another tool (docs/element.md, \"Known issue outside the "
-              "element\").\n",
-              role, argv[i]);
-      return kExitFailed;
-    }
   }
-  return kExitOk;
-}
-
-// The element's properties from the options. Returns the element, or NULL
-// when the plugin is not found.
-static GstElement* MakeElement(const Options* o, Report* report, const char* argv0) {
-  GstElement* cmp = gst_element_factory_make(kElementName, "cmp");
-  if (cmp == NULL) {
-    fprintf(stderr,
-            "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found.\n"
-            "  From a build tree: GST_PLUGIN_PATH=<builddir>/gst %s REF DIST,\n"
-            "  or run it inside `meson devenv -C <builddir>`.\n",
-            argv0);
-    return NULL;
-  }
-  if (o->backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", o->backend);
-  if (o->device >= 0) g_object_set(cmp, "cuda-device-id", o->device, NULL);
-  if (o->metric != NULL) {
-    gst_util_set_object_arg(G_OBJECT(cmp), "metrics", MetricsFlags(o->metric));
-  }
-  g_object_set(cmp, "cpu-threads", (guint)o->threads, "dist-offset",
-               (gint64)llround(o->dist_offset * GST_SECOND), NULL);
-  if (!isnan(o->threshold)) g_object_set(cmp, "threshold", o->threshold, NULL);
+  if (o->threshold != NULL) g_object_get(cmp, "threshold", &report->threshold, NULL);
   // The results file is the element's: -o FILE, or standard output in place
   // of the text when only --format is given.
   if (o->output != NULL || o->format != NULL) {
@@ -153,84 +121,56 @@ static GstElement* MakeElement(const Options* o, Report* report, const char* arg
     gst_util_set_object_arg(G_OBJECT(cmp), "results-format",
                             o->format != NULL ? o->format : "json");
   }
-  return cmp;
+  return kExitOk;
 }
 
 int main(int argc, char** argv) {
-  Options o = {NULL, NULL, NULL, NULL, FALSE, FALSE, -1.0, -1.0, 1, 0.0, -1, 0, NAN};
-  GOptionEntry entries[] = {
-      {"backend", 'b', 0, G_OPTION_ARG_STRING, &o.backend,
-       "auto (CUDA when a device works, else CPU), cpu or cuda; default auto", "NAME"},
-      {"metric", 'm', 0, G_OPTION_ARG_STRING, &o.metric,
-       "ssimulacra2 (the default), ssim (Xiph's dump_ssim; YUV inputs only) or both", "NAME"},
-      {"device", 'd', 0, G_OPTION_ARG_INT, &o.device, "CUDA device to score on", "N"},
-      {"threads", 't', 0, G_OPTION_ARG_INT, &o.threads,
-       "CPU backend threads (default 0: one per core; the scores do not change)", "N"},
-      {"frames", 0, 0, G_OPTION_ARG_NONE, &o.frames,
-       "print a line per scored frame before the summary", NULL},
-      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
-       "write the results file (docs/element.md, \"Results file\") to FILE", "FILE"},
-      {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format,
-       "json (libvmaf's layout; the default with -o), jsonl or csv: the results file's "
-       "format; without -o it goes to standard output instead of the text", "FORMAT"},
-      {"start", 0, 0, G_OPTION_ARG_DOUBLE, &o.start,
-       "score the frames from this timestamp on", "SECONDS"},
-      {"end", 0, 0, G_OPTION_ARG_DOUBLE, &o.end,
-       "score the frames before this timestamp, and stop decoding there", "SECONDS"},
-      {"every", 0, 0, G_OPTION_ARG_INT, &o.every, "score every Nth frame of each input", "N"},
-      {"dist-offset", 0, 0, G_OPTION_ARG_DOUBLE, &o.dist_offset,
-       "add this to the distorted input's times before pairing (negative: it runs late)",
-       "SECONDS"},
-      {"threshold", 0, 0, G_OPTION_ARG_DOUBLE, &o.threshold,
-       "exit with status 3 when a frame scores below this", "SCORE"},
-      {"version", 0, 0, G_OPTION_ARG_NONE, &o.version, "print the version and exit", NULL},
-      {NULL, 0, 0, 0, NULL, NULL, NULL}};
-  GOptionContext* context = g_option_context_new(
-      "REF DIST - score DIST against REF with SSIMULACRA 2.1");
-  g_option_context_set_description(
-      context,
-      "REF and DIST are image or video files, or URIs, that GStreamer can decode. Frames\n"
-      "pair by timestamp; still images pair in arrival order. For one pair the score\n"
-      "alone, else the summary (with --frames a line per frame before it). On a terminal\n"
-      "a progress line goes to standard error.\n"
-      "Exit status: 0 scored, 1 failed, 2 usage error, 3 a frame below --threshold.\n"
-      "From a build tree: GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>.\n");
-  g_option_context_add_main_entries(context, entries, NULL);
-  g_option_context_add_group(context, gst_init_get_option_group());
-  GError* error = NULL;
-  int rc = kExitOk;
-  if (!g_option_context_parse(context, &argc, &argv, &error)) {
-    fprintf(stderr, "ssimulacra2cmp-compare: %s\n", error->message);
-    g_clear_error(&error);
-    rc = kExitUsage;
-  } else if (!o.version) {
-    rc = CheckOptions(&o, argc, argv);
-  }
-  g_option_context_free(context);
+  Options o;
+  int rc = ParseCommandLine(&argc, &argv, &o);
   if (rc == kExitOk && o.version) {
     printf("ssimulacra2cmp-compare %s\n", S2C_VERSION);
+    ClearOptions(&o);
     return kExitOk;
   }
-  Report report = {o.frames, TRUE, isatty(STDERR_FILENO), o.threshold, 0, 0, NULL, NULL};
-  GstElement* cmp = rc == kExitOk ? MakeElement(&o, &report, argv[0]) : NULL;
-  if (rc == kExitOk && cmp == NULL) rc = kExitFailed;
+  if (rc == kExitOk) rc = CheckInputs(&o);
+  Report report = {o.frames, TRUE, isatty(STDERR_FILENO), o.scale, NAN, NULL, NULL,
+                   0,        0,    FALSE,                  NULL,    NULL};
+  GstElement* cmp = NULL;
+  if (rc == kExitOk) {
+    cmp = FindElement();
+    if (cmp == NULL) rc = kExitFailed;
+  }
+  report.element = cmp;
+  if (rc == kExitOk) rc = SetUpElement(cmp, &o, &report);
+  Branch inputs[2];
+  for (int i = 0; i < 2; ++i) {
+    const Branch b = {i == 0 ? "reference" : "distorted", o.inputs[i],
+                      o.inputs[i] != NULL && !IsUri(o.inputs[i]) && IsRawVideoFile(o.inputs[i])
+                          ? &o.raw
+                          : NULL,
+                      o.start, o.end, o.every, i == 1 && o.scale, NULL, NULL, NULL, 0, 0};
+    inputs[i] = b;
+  }
+  report.inputs = inputs;
   GstElement* pipeline = NULL;
-  const GstClockTime start = o.start > 0 ? (GstClockTime)llround(o.start * GST_SECOND) : 0;
-  const GstClockTime end =
-      o.end >= 0 ? (GstClockTime)llround(o.end * GST_SECOND) : GST_CLOCK_TIME_NONE;
-  Branch ref = {"reference", rc == kExitOk ? argv[1] : NULL, start, end, (guint)o.every, NULL, 0};
-  Branch dist = {"distorted", rc == kExitOk ? argv[2] : NULL, start, end, (guint)o.every, NULL,
-                 0};
+  Conversion conversion = {0};
   if (rc == kExitOk) {
     pipeline = gst_pipeline_new("compare");
     GstElement* sink = gst_element_factory_make("fakesink", NULL);
     g_object_set(sink, "sync", FALSE, NULL);
     gst_bin_add_many(GST_BIN(pipeline), cmp, sink, NULL);
-    if (!gst_element_link(cmp, sink) || !AddBranch(pipeline, cmp, "ref_sink", &ref) ||
-        !AddBranch(pipeline, cmp, "dist_sink", &dist)) {
+    if (!gst_element_link(cmp, sink) || !AddBranch(pipeline, cmp, "ref_sink", &inputs[0]) ||
+        !AddBranch(pipeline, cmp, "dist_sink", &inputs[1])) {
       fprintf(stderr, "ssimulacra2cmp-compare: could not build the pipeline\n");
       rc = kExitFailed;
     }
+  } else if (cmp != NULL) {
+    gst_object_unref(gst_object_ref_sink(cmp));
+  }
+  const gboolean ssim = strcmp(MetricsFlags(o.metric), "ssimulacra2") != 0;
+  if (rc == kExitOk && (o.scale || ssim)) {
+    StartConversion(&conversion, &inputs[0], &inputs[1], ssim,
+                    strcmp(MetricsFlags(o.metric), "ssim") != 0, cmp);
   }
   if (rc == kExitOk) rc = RunAndCollect(pipeline, &report);
   if (rc == kExitOk && (report.summary == NULL || report.frames_scored == 0)) {
@@ -247,16 +187,20 @@ int main(int argc, char** argv) {
             "scored (docs/cookbook.md, \"Unpaired frames\")\n",
             ref_unpaired, dist_unpaired);
   }
+  // A results file with lines missing fails the run: a script that reads it
+  // would take the rest for the whole.
+  if (rc != kExitUsage && (o.output != NULL || o.format != NULL) &&
+      ResultsIncomplete(&report, o.output)) {
+    rc = kExitFailed;
+  }
   if (rc == kExitOk && report.below_threshold > 0) {
     fprintf(stderr, "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " frames scored below %g\n",
-            report.below_threshold, o.threshold);
+            report.below_threshold, report.threshold);
     rc = kExitBelowThreshold;
   }
   ClearReport(&report);
   if (pipeline != NULL) gst_object_unref(pipeline);  // and cmp in it
-  g_free(o.backend);
-  g_free(o.metric);
-  g_free(o.format);
-  g_free(o.output);
+  if (conversion.taken != NULL) ClearConversion(&conversion);
+  ClearOptions(&o);
   return rc;
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Test of ssimulacra2cmp-compare (meson test compare_tool). Generates three
+# Test of ssimulacra2cmp-compare (meson test compare_tool). Generates
 # tiny clips with gst-launch-1.0 and checks: each option (--version, URIs,
 # --threads, --start/--end, --every, --dist-offset, --device, --threshold and
 # its exit status, the progress line on a terminal only); the text output (the summary;
@@ -8,11 +8,18 @@
 # exactly 100.00000000; the results file in json (read with Python's json
 # parser, in libvmaf's layout), jsonl and csv, on standard output and with
 # -o, byte-identical to the element's own results-location file for the
-# same input; the errors for a size mismatch (the element's hint), a missing
-# file and a 16-bit RGB PNG; an 8-bit PNG's self-comparison; --metric
-# (ssim alone, both, a wrong name, RGB refused for ssim); and, when
-# ../shared/testdata is there, that two PNGs print the canonical score and a
-# Y4M pair dump_ssim's value.
+# same input; frameNum, the input's frame number with --every and --start;
+# -o naming an input (by any path or link) refused with the input
+# untouched; exit status 1 when results are lost; every number out of range
+# a usage error without a GLib warning; --scale (the same file as the
+# element behind videoscale); raw .yuv inputs with --size, --pixel-format
+# and --fps (packed planes, an odd chroma width); the errors for a size
+# mismatch (the element's hint and --scale), a missing file, an input that
+# does not decode (named) and a 16-bit RGB PNG; an 8-bit PNG's
+# self-comparison; --metric (ssim alone, both, a wrong name, RGB and a
+# second YUV format converted for ssim); and, when ../shared/testdata is
+# there, that two PNGs print the canonical score and a Y4M pair
+# dump_ssim's value.
 # Usage: test_compare.sh PATH/TO/ssimulacra2cmp-compare
 set -u
 compare=$1
@@ -149,6 +156,7 @@ rc=$?
 cat "$dir/err.txt"
 [ $rc = 1 ] || fail "size mismatch exited $rc, expected 1"
 grep -q 'videoscale' "$dir/err.txt" || fail "size mismatch message lacks the videoscale hint"
+grep -q -- '--scale' "$dir/err.txt" || fail "size mismatch message lacks the --scale hint"
 "$compare" "$dir/ref.mkv" "$dir/missing.mkv" >/dev/null 2>"$dir/err.txt"
 rc=$?
 [ $rc = 2 ] || fail "missing file exited $rc, expected 2"
@@ -207,10 +215,25 @@ grep -q ' ssim-mean 1\.00000000 ' "$dir/ssim.txt" && ! grep -q ' mean ' "$dir/ss
 rc=$?
 [ $rc = 2 ] && grep -q -- '--metric: ssimulacra2, ssim or both' "$dir/err.txt" \
   || fail "--metric nonsense exited $rc, expected 2 with the choices"
-"$compare" --backend cpu --metric ssim "$dir/rgb8.png" "$dir/rgb8.png" >/dev/null 2>"$dir/err.txt"
-rc=$?
-[ $rc = 1 ] && grep -q 'SSIM compares YUV' "$dir/err.txt" \
-  || fail "--metric ssim on RGB exited $rc, expected 1 with the reason"
+# RGB inputs are converted to I420 for SSIM, with a note; a second YUV
+# format to the reference's, as the element would score it behind
+# videoconvert.
+"$compare" --backend cpu --metric ssim "$dir/rgb8.png" "$dir/rgb8.png" >"$dir/ssim-rgb.txt" \
+  2>"$dir/err.txt" || { cat "$dir/err.txt"; fail "--metric ssim on RGB"; }
+[ "$(cat "$dir/ssim-rgb.txt")" = "1.00000000" ] && grep -q 'decodes to RGB.*converted to I420' "$dir/err.txt" \
+  || { cat "$dir/ssim-rgb.txt" "$dir/err.txt"; fail "--metric ssim on RGB: 1 and a note"; }
+gst-launch-1.0 -q videotestsrc num-buffers=5 pattern=smpte horizontal-speed=4 \
+  ! video/x-raw,format=Y444,$caps ! y4menc ! filesink location="$dir/moved444.y4m" \
+  || fail "could not write moved444.y4m"
+"$compare" --backend cpu --metric ssim -o "$dir/ssim444.json" "$dir/ref.mkv" "$dir/moved444.y4m" \
+  >/dev/null 2>"$dir/err.txt" || { cat "$dir/err.txt"; fail "--metric ssim on I420 and Y444"; }
+grep -q 'distorted input decodes to Y444.*converted to I420' "$dir/err.txt" || fail "Y444 note"
+gst-launch-1.0 -q $(branch "$dir/ref.mkv" ref_sink) \
+  filesrc location="$dir/moved444.y4m" ! decodebin ! videoconvert ! video/x-raw,format=I420 \
+  ! cmp.dist_sink ssimulacra2cmp name=cmp backend=cpu metrics=ssim \
+  results-location="$dir/element444.json" results-format=json ! fakesink || fail "element I420 run"
+cmp "$dir/ssim444.json" "$dir/element444.json" \
+  || fail "SSIM of Y444 is not the element's behind videoconvert to I420"
 # dump_ssim's value for a reference pair (testdata/ssim), as one pair.
 if [ -n "$data" ] && [ -f "$data/ssim/flower_small_odd444.y4m" ]; then
   "$compare" --backend cpu --metric ssim "$data/ssim/flower_small_odd444.y4m" \
@@ -218,4 +241,146 @@ if [ -n "$data" ] && [ -f "$data/ssim/flower_small_odd444.y4m" ]; then
   [ "$(cat "$dir/y4m.txt")" = "0.98646094" ] \
     || { cat "$dir/y4m.txt"; fail "odd444 q70: expected dump_ssim's 0.98646094 alone"; }
 fi
+# frameNum is the input's frame number, also when --every and --start drop
+# frames before the element (in the text: "frame N").
+"$compare" --backend cpu --every 2 -f jsonl "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/every.jsonl" \
+  || fail "--every 2 jsonl run"
+[ "$(grep -o '"frameNum":[0-9]*' "$dir/every.jsonl" | tr '\n' ' ')" = '"frameNum":0 "frameNum":2 "frameNum":4 ' ] \
+  || { cat "$dir/every.jsonl"; fail "--every 2: frameNum is not 0, 2, 4"; }
+"$compare" --backend cpu --frames --start 0.05 --every 2 "$dir/ref.mkv" "$dir/dist.mkv" \
+  >"$dir/start.txt" || fail "--start --every run"
+[ "$(grep -oE '^frame [0-9]+' "$dir/start.txt" | tr '\n' ' ')" = 'frame 2 frame 4 ' ] \
+  || { cat "$dir/start.txt"; fail "--start 0.05 --every 2: frames are not 2 and 4"; }
+
+# -o naming an input, by the same path, another path, a symbolic or a hard
+# link, or with the input given as a URI; standard output appended to an
+# input with --format: refused with status 2, the input untouched.
+cp "$dir/ref.mkv" "$dir/in.mkv"
+ln -s in.mkv "$dir/in-symlink.mkv"
+ln "$dir/in.mkv" "$dir/in-hardlink.mkv"
+sum=$(cksum <"$dir/in.mkv")
+for out in "$dir/in.mkv" "$dir/./in.mkv" "$dir/in-symlink.mkv" "$dir/in-hardlink.mkv"; do
+  for inputs in "$dir/in.mkv $dir/dist.mkv" "$dir/dist.mkv file://$dir/in.mkv"; do
+    # shellcheck disable=SC2086  # two words
+    "$compare" --backend cpu -o "$out" $inputs >/dev/null 2>"$dir/err.txt"
+    rc=$?
+    [ $rc = 2 ] && grep -qE 'is the (reference|distorted) input' "$dir/err.txt" \
+      || { cat "$dir/err.txt"; fail "-o $out with inputs $inputs exited $rc, expected 2"; }
+    [ "$(cksum <"$dir/in.mkv")" = "$sum" ] || fail "-o $out changed the input"
+  done
+done
+"$compare" --backend cpu --format jsonl "$dir/in.mkv" "$dir/dist.mkv" >>"$dir/in.mkv" 2>"$dir/err.txt"
+rc=$?
+[ $rc = 2 ] && grep -q 'standard output is the reference input' "$dir/err.txt" \
+  || fail "--format to an input on standard output exited $rc, expected 2"
+[ "$(cksum <"$dir/in.mkv")" = "$sum" ] || fail "--format >>input changed the input"
+
+# Results that could not be written: exit status 1 and a message, also when
+# the element only warns and scores on.
+"$compare" --backend cpu -o /dev/full -f jsonl "$dir/ref.mkv" "$dir/dist.mkv" >/dev/null \
+  2>"$dir/err.txt"
+rc=$?
+[ $rc = 1 ] && grep -q 'is incomplete' "$dir/err.txt" \
+  || { cat "$dir/err.txt"; fail "-o /dev/full exited $rc, expected 1"; }
+"$compare" --help | grep -q 'results file is incomplete' || fail "--help does not document exit status 1"
+
+# Numbers out of range, NaN, infinite or not numbers: status 2, the option
+# named, no GLib warning.
+while read -r name args; do
+  # shellcheck disable=SC2086  # the option and its value
+  "$compare" --backend cpu $args "$dir/ref.mkv" "$dir/ref.mkv" >/dev/null 2>"$dir/err.txt"
+  rc=$?
+  [ $rc = 2 ] && grep -q -- "^ssimulacra2cmp-compare: $name: " "$dir/err.txt" \
+    && ! grep -q 'GLib' "$dir/err.txt" \
+    || { cat "$dir/err.txt"; fail "$args exited $rc, expected 2 with a message naming $name"; }
+done <<'NUMBERS'
+--threshold --threshold 150
+--threshold --threshold inf
+--threshold --threshold -inf
+--threshold --threshold nan
+--threshold --threshold 5x
+--threads -t 100000
+--threads --threads -1
+--threads --threads 2.5
+--device --device -2
+--device --device nan
+--start --start -5
+--start --start nan
+--start --start 1e300
+--end --end inf
+--end --end -1
+--every --every 0
+--every --every -3
+--every --every 1.5
+--dist-offset --dist-offset nan
+--dist-offset --dist-offset 1e300
+--dist-offset --dist-offset -inf
+--size --size 0x64
+--size --size 96
+--pixel-format --size 96x64 --pixel-format nonsense
+--fps --size 96x64 --pixel-format I420 --fps 0/1
+--fps --size 96x64 --pixel-format I420 --fps 30/-1
+NUMBERS
+
+# --scale: the distorted frames at the reference's size, the same file as
+# the element's behind videoscale (stretched, no borders); nothing changes
+# for frames of the reference's size.
+"$compare" --backend cpu --scale -o "$dir/scaled.json" "$dir/ref.mkv" "$dir/small.mkv" \
+  >"$dir/scaled.txt" || fail "--scale run"
+grep -qE '^summary frames-scored 5 ' "$dir/scaled.txt" || fail "--scale: 5 frames"
+gst-launch-1.0 -q $(branch "$dir/ref.mkv" ref_sink) \
+  filesrc location="$dir/small.mkv" ! decodebin ! videoconvert ! videoscale add-borders=false \
+  ! video/x-raw,width=96,height=64,pixel-aspect-ratio=1/1 ! cmp.dist_sink \
+  ssimulacra2cmp name=cmp backend=cpu results-location="$dir/element-scaled.json" \
+  results-format=json ! fakesink || fail "element videoscale run"
+cmp "$dir/scaled.json" "$dir/element-scaled.json" || fail "--scale differs from videoscale"
+"$compare" --backend cpu --scale "$dir/ref.mkv" "$dir/ref.mkv" | grep -qE "$summary_re" \
+  || fail "--scale of equal sizes is not 100"
+
+# Raw .yuv: the Y4M file's frames without their headers (planes packed, 45
+# chroma samples a row, where GStreamer's own layout pads to 48) score
+# exactly 100 against the Y4M file.
+python3 - "$dir/odd.y4m" "$dir/odd.yuv" <<'PY' || fail "could not write odd.y4m"
+import sys
+w, h, n = 90, 62, 5
+cw, ch = (w + 1) // 2, (h + 1) // 2
+frames = []
+for k in range(n):
+    y = bytes((x * 3 + r * 5 + k * 17) % 256 for r in range(h) for x in range(w))
+    u = bytes((x * 7 + r + k * 29) % 256 for r in range(ch) for x in range(cw))
+    v = bytes((x + r * 11 + k * 41) % 256 for r in range(ch) for x in range(cw))
+    frames.append(y + u + v)
+with open(sys.argv[1], "wb") as f:
+    f.write(b"YUV4MPEG2 W%d H%d F30:1 Ip A1:1 C420jpeg\n" % (w, h))
+    for frame in frames:
+        f.write(b"FRAME\n" + frame)
+open(sys.argv[2], "wb").write(b"".join(frames))
+PY
+raw="--size 90x62 --pixel-format I420 --fps 30/1"
+# shellcheck disable=SC2086  # the options
+"$compare" --backend cpu --frames $raw "$dir/odd.yuv" "$dir/odd.y4m" >"$dir/raw.txt" \
+  || fail "raw .yuv run"
+[ "$(grep -c ' score 100\.00000000$' "$dir/raw.txt")" = 5 ] \
+  || { cat "$dir/raw.txt"; fail "raw .yuv against its Y4M is not 100 on 5 frames"; }
+"$compare" --backend cpu "$dir/odd.yuv" "$dir/odd.y4m" >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc = 2 ] && grep -q 'reference input ".*odd.yuv" is raw video: give --size' "$dir/err.txt" \
+  || fail "a .yuv input without --size exited $rc, expected 2"
+"$compare" --backend cpu --size 96x64 --pixel-format I420 "$dir/odd.yuv" "$dir/odd.y4m" \
+  >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc = 2 ] && grep -q 'not a whole number of 96x64 I420 frames' "$dir/err.txt" \
+  || fail "a .yuv of another size exited $rc, expected 2"
+# shellcheck disable=SC2086
+"$compare" --backend cpu $raw "$dir/ref.mkv" "$dir/ref.mkv" >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc = 2 ] && grep -q 'describe .yuv inputs; neither' "$dir/err.txt" \
+  || fail "--size without a .yuv input exited $rc, expected 2"
+
+# An input that does not decode: the message names it.
+head -c 3000 /dev/urandom >"$dir/junk.mkv"
+"$compare" --backend cpu "$dir/ref.mkv" "$dir/junk.mkv" >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc = 1 ] && grep -q 'in the distorted input ".*junk.mkv": ' "$dir/err.txt" \
+  || { cat "$dir/err.txt"; fail "an input that does not decode exited $rc without its name"; }
 echo "ok"

@@ -134,6 +134,17 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
   PostStructure(self, m.ToStructure());
 }
 
+// A scored pair's frame-index: the reference buffer's frame number when it
+// carries one (offset N with offset_end N + 1, GStreamer's convention for
+// video, as videotestsrc, videorate and ssimulacra2cmp-compare set it; a
+// parser's byte offsets lack that end), else `count`, the scored pairs of
+// the segment before this one.
+uint64_t FrameIndex(GstBuffer* ref, uint64_t count) {
+  const guint64 offset = GST_BUFFER_OFFSET(ref);
+  return GST_BUFFER_OFFSET_IS_VALID(ref) && GST_BUFFER_OFFSET_END(ref) == offset + 1 ? offset
+                                                                                      : count;
+}
+
 // A scored pair leaves: meta on the reference buffer, statistics, message,
 // results line, then the buffer itself.
 GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
@@ -141,7 +152,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   const ElementSettings s = ReadSettings(self);
   const double score = pending->frame.score;
   FrameMessage f = pending->frame;
-  f.frame_index = p->frame_index++;
+  f.frame_index = FrameIndex(pending->ref, p->frame_index++);
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
     if (f.metrics & kMetricSsimulacra2) {

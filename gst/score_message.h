@@ -31,7 +31,7 @@ struct FrameMessage {
   unsigned metrics = kMetricSsimulacra2;
   double score = 0.0;  // exactly the backend's double
   SsimResult ssim;     // combined, combined_db and the planes
-  uint64_t frame_index = 0;  // counts scored pairs from 0 in the segment
+  uint64_t frame_index = 0;  // the reference frame's number (output_queue.cc, FrameIndex)
   // Of the scored reference buffer (GST_CLOCK_TIME_NONE when unknown).
   GstClockTime timestamp = GST_CLOCK_TIME_NONE;
   GstClockTime stream_time = GST_CLOCK_TIME_NONE;

@@ -6,11 +6,12 @@
  * named "Ssimulacra2CmpMeta" whose GstStructure holds the SSIMULACRA 2 score
  * (gdouble, exactly the backend's double) when the element's "metrics"
  * include ssimulacra2, SSIM raw and in dB (gdoubles) when they include ssim,
- * the frame index (guint64, from 0 in the segment) and the PTS of the
- * distorted buffer it was paired with (guint64, a GstClockTime). Buffers
- * that went out unscored carry no such meta. The
- * plugin registers the meta when it is loaded; this header adds nothing to
- * link against (pkg-config --cflags ssimulacra2cmp).
+ * the frame index (guint64: the reference frame's number when its buffer
+ * has one, offset N with offset_end N + 1, else the scored pair's index in
+ * the segment, from 0) and the PTS of the distorted buffer it was paired
+ * with (guint64, a GstClockTime). Buffers that went out unscored carry no
+ * such meta. The plugin registers the meta when it is loaded; this header
+ * adds nothing to link against (pkg-config --cflags ssimulacra2cmp).
  *
  * Installed by `meson install` as <ssimulacra2cmp/ssimulacra2cmp-meta.h>;
  * the plugin itself spells the names only here. docs/element.md, "Meta".

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # `meson install` into a DESTDIR, then what a user does with the result: the
 # installed plugin loads from its directory (GST_PLUGIN_PATH, a private
-# registry), and a C program built with `pkg-config --cflags ssimulacra2cmp`
-# reads a score through the installed header.
+# registry), a C program built with `pkg-config --cflags ssimulacra2cmp`
+# reads a score through the installed header, and the installed
+# ssimulacra2cmp-compare finds the installed plugin without GST_PLUGIN_PATH,
+# although the system's GStreamer does not search the DESTDIR (as it does
+# not search a /usr/local prefix).
 #
 # Usage: test_install.sh BUILD_DIR
 set -eu
@@ -17,7 +20,10 @@ prefix=$(meson introspect "$build" --buildoptions |
   python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
 libdir=$(meson introspect "$build" --buildoptions |
   python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "libdir"))')
+bindir=$(meson introspect "$build" --buildoptions |
+  python3 -c 'import json, sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "bindir"))')
 case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
+case $bindir in /*) ;; *) bindir=$prefix/$bindir ;; esac
 plugins=$dest$libdir/gstreamer-1.0
 [ -f "$plugins/libgstssimulacra2cmp.so" ] || { echo "FAIL: no plugin in $plugins"; ls -R "$dest"; exit 1; }
 echo "plugin installed in $plugins"
@@ -71,3 +77,21 @@ C
 cc -o "$tmp/read_score" "$tmp/read_score.c" $cflags ||
   { echo "FAIL: compiling against the installed header"; exit 1; }
 "$tmp/read_score"
+
+# The installed tool, on two PNGs, with GStreamer's own plugin search only.
+# (Where the system already has the plugin, that one would be found first;
+# then this part proves nothing and says so.)
+compare=$dest$bindir/ssimulacra2cmp-compare
+[ -x "$compare" ] || { echo "FAIL: no ssimulacra2cmp-compare in $dest$bindir"; exit 1; }
+if env -u GST_PLUGIN_PATH GST_REGISTRY="$tmp/system.bin" gst-inspect-1.0 ssimulacra2cmp \
+    >/dev/null 2>&1; then
+  echo "skipped: the system's GStreamer has an ssimulacra2cmp plugin of its own"
+  exit 0
+fi
+gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=RGB,width=32,height=24 \
+  ! pngenc ! filesink location="$tmp/a.png" || { echo "FAIL: could not write a.png"; exit 1; }
+score=$(env -u GST_PLUGIN_PATH GST_REGISTRY="$tmp/cli.bin" "$compare" --backend cpu \
+  "$tmp/a.png" "$tmp/a.png" 2>"$tmp/cli.log") || {
+  cat "$tmp/cli.log"; echo "FAIL: the installed ssimulacra2cmp-compare did not find its plugin"; exit 1; }
+[ "$score" = "100.00000000" ] || { echo "FAIL: installed tool printed '$score'"; exit 1; }
+echo "the installed ssimulacra2cmp-compare finds the installed plugin by itself"

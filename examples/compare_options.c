@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "compare_options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compare_pipeline.h"
+#include "compare_report.h"
+
+// Seconds of --start, --end and --dist-offset: at most this (about 285
+// years), so that their nanoseconds stay within GStreamer's signed 64-bit
+// times.
+static const double kMaxSeconds = 9e9;
+
+static void Complain(const char* format, ...) G_GNUC_PRINTF(1, 2);
+static void Complain(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  fputs("ssimulacra2cmp-compare: ", stderr);
+  vfprintf(stderr, format, args);
+  fputc('\n', stderr);
+  va_end(args);
+}
+
+static gboolean IsFormat(const char* name) {
+  return strcmp(name, "json") == 0 || strcmp(name, "jsonl") == 0 || strcmp(name, "csv") == 0;
+}
+
+static gboolean IsMetric(const char* name) {
+  return strcmp(name, "ssimulacra2") == 0 || strcmp(name, "ssim") == 0 ||
+         strcmp(name, "both") == 0;
+}
+
+static gboolean IsBackend(const char* name) {
+  return strcmp(name, "auto") == 0 || strcmp(name, "cpu") == 0 ||
+         strcmp(name, "cuda") == 0;
+}
+
+// The whole text as a finite number (no "nan", "inf", or trailing text).
+static gboolean ParseFinite(const char* option, const char* text, double* out) {
+  char* end = NULL;
+  errno = 0;
+  const double v = g_ascii_strtod(text, &end);
+  if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    Complain("%s: \"%s\" is not a finite number", option, text);
+    return FALSE;
+  }
+  *out = v;
+  return TRUE;
+}
+
+// --start and --end: seconds from 0, as a clock time.
+static gboolean ParseTime(const char* option, const char* text, GstClockTime* out) {
+  double seconds = 0.0;
+  if (!ParseFinite(option, text, &seconds)) return FALSE;
+  if (seconds < 0 || seconds > kMaxSeconds) {
+    Complain("%s: %s is out of range (0 to %g seconds)", option, text, kMaxSeconds);
+    return FALSE;
+  }
+  *out = (GstClockTime)llround(seconds * GST_SECOND);
+  return TRUE;
+}
+
+// The tool's own values: names from their lists, times, --every, and the
+// raw video description.
+static gboolean CheckOwnOptions(Options* o) {
+  const char* wrong = NULL;
+  if (o->backend != NULL && !IsBackend(o->backend)) wrong = "--backend: auto, cpu or cuda";
+  if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
+  if (o->metric != NULL && !IsMetric(o->metric)) wrong = "--metric: ssimulacra2, ssim or both";
+  if (wrong != NULL) {
+    Complain("%s", wrong);
+    return FALSE;
+  }
+  if (o->start_text != NULL && !ParseTime("--start", o->start_text, &o->start)) return FALSE;
+  if (o->end_text != NULL && !ParseTime("--end", o->end_text, &o->end)) return FALSE;
+  if (o->end_text != NULL && o->end <= o->start) {
+    Complain("--end: after --start");
+    return FALSE;
+  }
+  if (o->every_text != NULL) {
+    guint64 every = 0;
+    if (!g_ascii_string_to_unsigned(o->every_text, 10, 1, G_MAXUINT, &every, NULL)) {
+      Complain("--every: \"%s\" is not a whole number from 1 to %u", o->every_text, G_MAXUINT);
+      return FALSE;
+    }
+    o->every = (guint)every;
+  }
+  if (o->size != NULL || o->pixel_format != NULL || o->fps != NULL) {
+    GError* error = NULL;
+    if (!ParseRawVideo(o->size, o->pixel_format, o->fps, &o->raw, &error)) {
+      Complain("%s", error->message);
+      g_error_free(error);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+int ParseCommandLine(int* argc, char*** argv, Options* o) {
+  memset(o, 0, sizeof *o);
+  o->end = GST_CLOCK_TIME_NONE;
+  o->every = 1;
+  GOptionEntry entries[] = {
+      {"backend", 'b', 0, G_OPTION_ARG_STRING, &o->backend,
+       "auto (CUDA when a device works, else CPU), cpu or cuda; default auto", "NAME"},
+      {"metric", 'm', 0, G_OPTION_ARG_STRING, &o->metric,
+       "ssimulacra2 (the default), ssim (Xiph's dump_ssim, on YUV: other inputs are "
+       "converted) or both", "NAME"},
+      {"device", 'd', 0, G_OPTION_ARG_STRING, &o->device, "CUDA device to score on", "N"},
+      {"threads", 't', 0, G_OPTION_ARG_STRING, &o->threads,
+       "CPU backend threads (default 0: one per core; the scores do not change)", "N"},
+      {"frames", 0, 0, G_OPTION_ARG_NONE, &o->frames,
+       "print a line per scored frame before the summary", NULL},
+      {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+       "write the results file (docs/element.md, \"Results file\") to FILE; never an input",
+       "FILE"},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
+       "json (libvmaf's layout; the default with -o), jsonl or csv: the results file's "
+       "format; without -o it goes to standard output instead of the text", "FORMAT"},
+      {"start", 0, 0, G_OPTION_ARG_STRING, &o->start_text,
+       "score the frames from this timestamp on", "SECONDS"},
+      {"end", 0, 0, G_OPTION_ARG_STRING, &o->end_text,
+       "score the frames before this timestamp, and stop decoding there", "SECONDS"},
+      {"every", 0, 0, G_OPTION_ARG_STRING, &o->every_text,
+       "score every Nth frame of each input (frame numbers stay the inputs')", "N"},
+      {"dist-offset", 0, 0, G_OPTION_ARG_STRING, &o->dist_offset,
+       "add this to the distorted input's times before pairing (negative: it runs late)",
+       "SECONDS"},
+      {"threshold", 0, 0, G_OPTION_ARG_STRING, &o->threshold,
+       "exit with status 3 when a frame scores below this (at most 100)", "SCORE"},
+      {"scale", 0, 0, G_OPTION_ARG_NONE, &o->scale,
+       "scale the distorted frames to the reference's size (videoscale, bilinear, "
+       "stretched to the reference's aspect)", NULL},
+      {"size", 0, 0, G_OPTION_ARG_STRING, &o->size,
+       "the frame size of .yuv inputs (raw, planes packed)", "WxH"},
+      {"pixel-format", 0, 0, G_OPTION_ARG_STRING, &o->pixel_format,
+       "the pixel format of .yuv inputs, GStreamer's name (I420, Y444, I420_10LE, NV12, ...)",
+       "FMT"},
+      {"fps", 0, 0, G_OPTION_ARG_STRING, &o->fps,
+       "the frame rate of .yuv inputs (default 25/1)", "N/D"},
+      {"version", 0, 0, G_OPTION_ARG_NONE, &o->version, "print the version and exit", NULL},
+      {NULL, 0, 0, 0, NULL, NULL, NULL}};
+  GOptionContext* context = g_option_context_new(
+      "REF DIST - score DIST against REF with SSIMULACRA 2.1");
+  g_option_context_set_description(
+      context,
+      "REF and DIST are image or video files, or URIs, that GStreamer can decode, or raw\n"
+      ".yuv files described by --size and --pixel-format. Frames pair by timestamp; still\n"
+      "images pair in arrival order. For one pair the score alone, else the summary (with\n"
+      "--frames a line per frame before it). On a terminal a progress line goes to\n"
+      "standard error.\n"
+      "Exit status: 0 scored; 1 failed, or the results file is incomplete (a line could\n"
+      "not be written); 2 usage error (an option, a missing input, -o naming an input);\n"
+      "3 scored, but a frame fell below --threshold.\n"
+      "The plugin is found as GStreamer finds plugins (GST_PLUGIN_PATH; from a build tree\n"
+      "GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>), else in the\n"
+      "plugin directory of this tool's own installation.\n");
+  g_option_context_add_main_entries(context, entries, NULL);
+  g_option_context_add_group(context, gst_init_get_option_group());
+  GError* error = NULL;
+  int rc = kExitOk;
+  if (!g_option_context_parse(context, argc, argv, &error)) {
+    Complain("%s", error->message);
+    g_clear_error(&error);
+    rc = kExitUsage;
+  } else if (!o->version && *argc != 3) {
+    fprintf(stderr, "usage: ssimulacra2cmp-compare [OPTION...] REF DIST (--help: the options)\n");
+    rc = kExitUsage;
+  } else if (!o->version && !CheckOwnOptions(o)) {
+    rc = kExitUsage;
+  }
+  g_option_context_free(context);
+  if (rc == kExitOk && !o->version) {
+    o->inputs[0] = (*argv)[1];
+    o->inputs[1] = (*argv)[2];
+  }
+  return rc;
+}
+
+// GStreamer 1.22's pngdec decodes 16-bit RGB PNGs without alpha wrongly
+// (docs/element.md, "Known issue outside the element"), and a score of those
+// pixels would be a wrong number printed as if right. Such a file is
+// recognised from its header (PNG signature, then IHDR: bit depth 16, colour
+// type 2) and refused before any decoding.
+static gboolean IsSixteenBitRgbPng(const char* path) {
+  static const guchar kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  guchar head[26];
+  FILE* f = fopen(path, "rb");
+  if (f == NULL) return FALSE;
+  const size_t got = fread(head, 1, sizeof head, f);
+  fclose(f);
+  return got == sizeof head && memcmp(head, kSignature, 8) == 0 &&
+         memcmp(head + 12, "IHDR", 4) == 0 && head[24] == 16 && head[25] == 2;
+}
+
+static const char* Role(int i) { return i == 0 ? "reference" : "distorted"; }
+
+// The results file is truncated when the element starts, before the inputs
+// are read, so it must not be one of them, by any name: the same device
+// and inode, which a second path, a symbolic or a hard link share.
+// Standard output counts when it is the results file (--format without -o).
+static gboolean ResultsFileIsNoInput(const Options* o) {
+  struct stat target;
+  if (o->output != NULL ? stat(o->output, &target) != 0
+                        : o->format == NULL || fstat(STDOUT_FILENO, &target) != 0) {
+    return TRUE;  // no results file, or one that does not exist yet
+  }
+  for (int i = 0; i < 2; ++i) {
+    gchar* path = IsUri(o->inputs[i]) ? g_filename_from_uri(o->inputs[i], NULL, NULL)
+                                      : g_strdup(o->inputs[i]);
+    struct stat input;
+    const gboolean same = path != NULL && stat(path, &input) == 0 &&
+                          input.st_dev == target.st_dev && input.st_ino == target.st_ino;
+    g_free(path);
+    if (same) {
+      Complain("%s%s%s is the %s input \"%s\": the results file would overwrite it; "
+               "nothing was run",
+               o->output != NULL ? "-o \"" : "standard output",
+               o->output != NULL ? o->output : "", o->output != NULL ? "\"" : "", Role(i),
+               o->inputs[i]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+// A .yuv input needs --size and --pixel-format and must hold whole frames
+// (a remainder means the description is wrong); without one, they are a
+// mistake.
+static gboolean RawInputsDescribed(const Options* o) {
+  gboolean any_raw = FALSE;
+  for (int i = 0; i < 2; ++i) {
+    if (IsUri(o->inputs[i]) || !IsRawVideoFile(o->inputs[i])) continue;
+    any_raw = TRUE;
+    if (o->size == NULL || o->pixel_format == NULL) {
+      Complain("the %s input \"%s\" is raw video: give --size WxH and --pixel-format FMT "
+               "(and --fps N/D, else 25/1)",
+               Role(i), o->inputs[i]);
+      return FALSE;
+    }
+    struct stat st;
+    if (stat(o->inputs[i], &st) == 0 && (guint64)st.st_size % o->raw.frame_size != 0) {
+      Complain("the %s input \"%s\" has %" G_GUINT64_FORMAT " bytes, not a whole number of "
+               "%dx%d %s frames of %" G_GUINT64_FORMAT " bytes; check --size and "
+               "--pixel-format",
+               Role(i), o->inputs[i], (guint64)st.st_size, o->raw.width, o->raw.height,
+               gst_video_format_to_string(o->raw.format), o->raw.frame_size);
+      return FALSE;
+    }
+  }
+  if (!any_raw && (o->size != NULL || o->pixel_format != NULL || o->fps != NULL)) {
+    Complain("--size, --pixel-format and --fps describe .yuv inputs; neither input is one");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+int CheckInputs(const Options* o) {
+  for (int i = 0; i < 2; ++i) {
+    if (IsUri(o->inputs[i])) continue;  // the URI's handler says what is wrong
+    if (!g_file_test(o->inputs[i], G_FILE_TEST_IS_REGULAR)) {
+      Complain("%s \"%s\": no such file", Role(i), o->inputs[i]);
+      return kExitUsage;
+    }
+  }
+  if (!RawInputsDescribed(o) || !ResultsFileIsNoInput(o)) return kExitUsage;
+  for (int i = 0; i < 2; ++i) {
+    if (!IsUri(o->inputs[i]) && IsSixteenBitRgbPng(o->inputs[i])) {
+      Complain("%s \"%s\" is a 16-bit RGB PNG, which GStreamer 1.22's pngdec decodes "
+               "wrongly, so no score would be right; not scored. Decode it with another "
+               "tool (docs/element.md, \"Known issue outside the element\").",
+               Role(i), o->inputs[i]);
+      return kExitFailed;
+    }
+  }
+  return kExitOk;
+}
+
+gboolean SetNumberProperty(GstElement* element, const char* property, const char* option,
+                           const char* text) {
+  GParamSpec* spec = g_object_class_find_property(G_OBJECT_GET_CLASS(element), property);
+  GValue value = G_VALUE_INIT;
+  g_value_init(&value, spec->value_type);
+  double min = 0, max = 0;
+  gboolean ok = FALSE;
+  if (G_IS_PARAM_SPEC_INT(spec) || G_IS_PARAM_SPEC_UINT(spec)) {
+    const gboolean is_int = G_IS_PARAM_SPEC_INT(spec);
+    if (is_int) {
+      min = G_PARAM_SPEC_INT(spec)->minimum;
+      max = G_PARAM_SPEC_INT(spec)->maximum;
+    } else {
+      min = G_PARAM_SPEC_UINT(spec)->minimum;
+      max = G_PARAM_SPEC_UINT(spec)->maximum;
+    }
+    gint64 v = 0;
+    ok = g_ascii_string_to_signed(text, 10, (gint64)min, (gint64)max, &v, NULL);
+    if (ok && is_int) g_value_set_int(&value, (gint)v);
+    if (ok && !is_int) g_value_set_uint(&value, (guint)v);
+    if (!ok) {
+      Complain("%s: \"%s\" is not a whole number from %.0f to %.0f", option, text, min, max);
+      return FALSE;
+    }
+  } else {
+    double v = 0;
+    if (!ParseFinite(option, text, &v)) return FALSE;
+    if (G_IS_PARAM_SPEC_INT64(spec)) {  // nanoseconds, given in seconds
+      const GParamSpecInt64* s = G_PARAM_SPEC_INT64(spec);
+      min = MAX((double)s->minimum / GST_SECOND, -kMaxSeconds);
+      max = MIN((double)s->maximum / GST_SECOND, kMaxSeconds);
+      ok = v >= min && v <= max;
+      if (ok) g_value_set_int64(&value, CLAMP(llround(v * GST_SECOND), s->minimum, s->maximum));
+    } else {
+      const GParamSpecDouble* s = G_PARAM_SPEC_DOUBLE(spec);
+      min = s->minimum;
+      max = s->maximum;
+      ok = v >= min && v <= max;
+      if (ok) g_value_set_double(&value, v);
+    }
+    if (!ok) {
+      const char* unit = G_IS_PARAM_SPEC_INT64(spec) ? " seconds" : "";
+      if (min == -G_MAXDOUBLE) {
+        Complain("%s: %s is out of range (at most %g%s)", option, text, max, unit);
+      } else {
+        Complain("%s: %s is out of range (%g to %g%s)", option, text, min, max, unit);
+      }
+      return FALSE;
+    }
+  }
+  g_object_set_property(G_OBJECT(element), property, &value);
+  g_value_unset(&value);
+  return TRUE;
+}
+
+void ClearOptions(Options* o) {
+  gchar** texts[] = {&o->backend,     &o->metric,     &o->format,   &o->output,
+                     &o->device,      &o->threads,    &o->threshold, &o->dist_offset,
+                     &o->start_text,  &o->end_text,   &o->every_text, &o->size,
+                     &o->pixel_format, &o->fps};
+  for (size_t i = 0; i < G_N_ELEMENTS(texts); ++i) g_clear_pointer(texts[i], g_free);
+}
