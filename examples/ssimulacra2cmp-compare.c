@@ -238,6 +238,8 @@ int main(int argc, char** argv) {
     rc = kExitFailed;
   }
   if (rc == kExitOk) PrintResult(&report);
+  // The element has warned: a results file that lacks records is a failure.
+  if (rc == kExitOk && GetU64(report.summary, "results-lost", 0) > 0) rc = kExitFailed;
   const guint64 ref_unpaired = GetU64(report.summary, "ref-unpaired", 0);
   const guint64 dist_unpaired = GetU64(report.summary, "dist-unpaired", 0);
   if (ref_unpaired > 0 || dist_unpaired > 0) {

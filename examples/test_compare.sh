@@ -115,6 +115,10 @@ for run in 1 2; do
   "$compare" --backend cpu --format jsonl "$dir/ref.mkv" "$dir/dist.mkv" || fail "loop run $run"
 done >"$dir/loop.jsonl"
 [ "$(grep -c '"reason":"eos"' "$dir/loop.jsonl")" = 2 ] || fail "a loop into one file kept one run"
+# Results that could not be written are a failure (exit status 1).
+"$compare" --backend cpu -o /dev/full -f jsonl "$dir/ref.mkv" "$dir/dist.mkv" >/dev/null 2>&1
+rc=$?
+[ $rc = 1 ] || fail "-o /dev/full exited $rc, expected 1"
 
 # The options, one by one.
 "$compare" --version | grep -qE '^ssimulacra2cmp-compare [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"
