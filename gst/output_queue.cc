@@ -135,7 +135,7 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
 }
 
 // A scored pair leaves: meta on the reference buffer, statistics, message,
-// results line, then the buffer itself.
+// results record, then the buffer itself.
 GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   ElementState* p = self->priv;
   const ElementSettings s = ReadSettings(self);
