@@ -13,6 +13,7 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-matplotlib
+  locales  # de_DE's sources: tests/element/test_results_file.cc writes under it
   clang libclang-rt-14-dev  # the sanitizer and fuzzing build (tests/run-suite.sh)
 )
 missing=()

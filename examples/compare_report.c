@@ -197,7 +197,7 @@ gboolean ResultsIncomplete(const Report* report, const char* location) {
   } else {
     fputs("ssimulacra2cmp-compare: the results on standard output are incomplete", stderr);
   }
-  if (lost > 0) fprintf(stderr, ": %" G_GUINT64_FORMAT " frames were not written", lost);
+  if (lost > 0) fprintf(stderr, ": %" G_GUINT64_FORMAT " records were not written", lost);
   fputc('\n', stderr);
   return TRUE;
 }

@@ -77,7 +77,8 @@ assert doc["version"].startswith("ssimulacra2cmp "), doc["version"]
 frames = doc["frames"]
 assert [f["frameNum"] for f in frames] == [0, 1, 2, 3, 4], frames
 for f in frames:
-    assert set(f) == {"frameNum", "timestamp", "running_time", "dist_timestamp", "metrics"}, f
+    assert set(f) == {"frameNum", "segment", "timestamp", "running_time", "dist_timestamp",
+                      "metrics"}, f
     assert 0 < f["metrics"]["ssimulacra2"] < 100, f
 pooled = doc["pooled_metrics"]["ssimulacra2"]
 for key in ("min", "max", "mean", "harmonic_mean"):  # libvmaf's pooled fields
@@ -85,26 +86,46 @@ for key in ("min", "max", "mean", "harmonic_mean"):  # libvmaf's pooled fields
 scores = [f["metrics"]["ssimulacra2"] for f in frames]
 assert pooled["min"] == min(scores) and pooled["max"] == max(scores), pooled
 assert doc["summary"]["frames_scored"] == 5, doc["summary"]
+assert doc["summary"]["reason"] == "eos" and doc["segments"] == [], doc
+assert doc["fps"] > 0 and doc["aggregate_metrics"] == {}, doc  # libvmaf's keys
 PY
-# The element's own file for the same input: the same bytes.
+# The element's own file for the same input: the same bytes, but for fps
+# (the run's speed).
 branch() { echo "filesrc location=$1 ! decodebin ! videoconvert ! cmp.$2"; }
 gst-launch-1.0 -q $(branch "$dir/ref.mkv" ref_sink) $(branch "$dir/dist.mkv" dist_sink) \
   ssimulacra2cmp name=cmp backend=cpu results-location="$dir/element.json" results-format=json \
   ! fakesink || fail "element run"
-cmp "$dir/cli.json" "$dir/element.json" || fail "the CLI's json differs from the element's"
+sed 's/"fps":[^,]*,/"fps":F,/' "$dir/cli.json" >"$dir/cli-nofps.json"
+sed 's/"fps":[^,]*,/"fps":F,/' "$dir/element.json" >"$dir/element-nofps.json"
+cmp "$dir/cli-nofps.json" "$dir/element-nofps.json" || fail "the CLI's json differs from the element's"
 # jsonl and csv on standard output: the same fields, the summary last.
 "$compare" --backend cpu --format jsonl "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.jsonl" \
   || fail "jsonl run"
-[ "$(grep -cE '^\{"frameNum":[0-9]+,"timestamp":[0-9]+,"running_time":[0-9]+,"dist_timestamp":[0-9]+,"ssimulacra2":-?[0-9.e+-]+\}$' "$dir/out.jsonl")" = 5 ] \
+[ "$(grep -cE '^\{"frameNum":[0-9]+,"segment":0,"timestamp":[0-9]+,"running_time":[0-9]+,"dist_timestamp":[0-9]+,"ssimulacra2":-?[0-9.e+-]+\}$' "$dir/out.jsonl")" = 5 ] \
   || { cat "$dir/out.jsonl"; fail "jsonl frame lines"; }
-tail -n 1 "$dir/out.jsonl" | grep -qE '^\{"pooled_metrics":\{"ssimulacra2":\{"min":.*"summary":\{"frames_scored":5,' \
+tail -n 1 "$dir/out.jsonl" | grep -qE '^\{"fps":[0-9.e+-]+,"pooled_metrics":\{"ssimulacra2":\{"min":.*"summary":\{"segment":0,"reason":"eos","frames_scored":5,' \
   || fail "jsonl summary"
 "$compare" --backend cpu --format csv "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.csv" \
   || fail "csv run"
-[ "$(head -n 1 "$dir/out.csv")" = "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2" ] \
+[ "$(head -n 1 "$dir/out.csv")" = "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2" ] \
   || fail "csv header"
-[ "$(grep -cE '^[0-9]+,[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+$' "$dir/out.csv")" = 5 ] || fail "csv rows"
+[ "$(grep -cE '^[0-9]+,0,[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+$' "$dir/out.csv")" = 5 ] || fail "csv rows"
 grep -q '^# frames_scored,5$' "$dir/out.csv" || fail "csv summary"
+# Standard output is written as it is, never truncated: a file it appends
+# to keeps what it held, and runs in a loop into one file are all there.
+echo earlier >"$dir/log.txt"
+"$compare" --backend cpu --format csv "$dir/ref.mkv" "$dir/dist.mkv" >>"$dir/log.txt" \
+  || fail "csv run appending"
+[ "$(head -n 1 "$dir/log.txt")" = earlier ] && [ "$(grep -c '^# frames_scored,5$' "$dir/log.txt")" = 1 ] \
+  || fail ">> lost what the file held"
+for run in 1 2; do
+  "$compare" --backend cpu --format jsonl "$dir/ref.mkv" "$dir/dist.mkv" || fail "loop run $run"
+done >"$dir/loop.jsonl"
+[ "$(grep -c '"reason":"eos"' "$dir/loop.jsonl")" = 2 ] || fail "a loop into one file kept one run"
+# Results that could not be written are a failure (exit status 1).
+"$compare" --backend cpu -o /dev/full -f jsonl "$dir/ref.mkv" "$dir/dist.mkv" >/dev/null 2>&1
+rc=$?
+[ $rc = 1 ] || fail "-o /dev/full exited $rc, expected 1"
 
 # The options, one by one.
 "$compare" --version | grep -qE '^ssimulacra2cmp-compare [0-9]+\.[0-9]+\.[0-9]+$' || fail "--version"

@@ -35,10 +35,11 @@ with tempfile.TemporaryDirectory() as d:
         for fr in frames:
             f.write(json.dumps({"frameNum": fr["frameNum"], "ssimulacra2": fr["metrics"]["ssimulacra2"] - 5}) + "\n")
     with open(paths[2], "w") as f:
-        f.write("frameNum,timestamp,running_time,dist_timestamp,ssimulacra2\n")
+        f.write("frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2\n")
         for fr in frames:
-            f.write(f"{fr['frameNum']},,,,{fr['metrics']['ssimulacra2'] - 10!r}\n")
-        f.write(f"# mean,{pooled['mean'] - 10!r}\n# p5,{pooled['p5'] - 10!r}\n")
+            f.write(f"{fr['frameNum']},0,,,,{fr['metrics']['ssimulacra2'] - 10!r}\n")
+        f.write(f"# fps,\n# mean,{pooled['mean'] - 10!r}\n# p5,{pooled['p5'] - 10!r}\n"
+                "# segment,0\n# reason,eos\n")
     with open(paths[3], "w") as f:  # cut short: no "]}" and no summary
         f.write('{"version":"test","frames":[\n' + json.dumps(frames[0]) + "\n," + json.dumps(frames[1]) + "\n")
 

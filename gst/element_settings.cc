@@ -128,8 +128,9 @@ void InstallElementProperties(GObjectClass* oc) {
   g_object_class_install_property(
       oc, PROP_RESULTS_LOCATION,
       g_param_spec_string("results-location", "Results location",
-                          "File that gets every scored frame as it is scored, then the "
-                          "summary (none by default; format: results-format)",
+                          "File that gets every scored frame as it is scored, and each "
+                          "segment's summary (none by default; format: results-format; "
+                          "/dev/stdout is written as it is, never truncated)",
                           nullptr, flags));
   g_object_class_install_property(
       oc, PROP_RESULTS_FORMAT,
@@ -152,8 +153,8 @@ void InstallElementProperties(GObjectClass* oc) {
   g_object_class_install_property(
       oc, PROP_RESULTS_WRITE_FAILURE,
       g_param_spec_enum("results-write-failure", "Results write failure",
-                        "When a line cannot be written to results-location: warn (one "
-                        "warning, the lost lines counted in the summary's results-lost) "
+                        "When a record cannot be written to results-location: warn (one "
+                        "warning, the lost records counted in the summary's results-lost) "
                         "or error (stop)",
                         ResultsFailureGetType(),
                         static_cast<int>(DEFAULT_RESULTS_WRITE_FAILURE), flags));

@@ -18,8 +18,8 @@ namespace s2c {
 
 enum class LivePolicy : int { kPassUnscored = 0, kWait = 1 };
 
-// What a line the results file could not take does: a warning (once; the
-// summary counts the lost lines) or an element error.
+// What a record the results file could not take does: a warning (once; the
+// summary counts the lost records) or an element error.
 enum class ResultsFailure : int { kWarn = 0, kError = 1 };
 
 enum ElementProperty {

@@ -20,6 +20,7 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
   std::lock_guard<std::mutex> lock(p->results_lock);
   SummaryMessage m;
   m.reason = reason;
+  m.segment = p->results.segment;
   m.metrics = p->metrics;
   m.scores = p->results.stats.Summarize();
   m.ssim = p->results.ssim_stats.Summarize();
@@ -32,10 +33,12 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
   return m;
 }
 
-void ResetSegment(ElementState* p) {
+void ResetSegment(ElementState* p, uint64_t segment) {
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
     p->results = Results();
+    p->results.segment = segment;
+    p->results.started_us = g_get_monotonic_time();
   }
   p->frame_index = 0;
   p->alarm = false;

@@ -9,6 +9,7 @@
 
 #include <gst/video/video.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -58,6 +59,8 @@ struct PadFormat {
 
 // Per-segment results, read by the application through properties.
 struct Results {
+  uint64_t segment = 0;      // 0 from start, one more after each flush
+  gint64 started_us = 0;     // g_get_monotonic_time() when it began, for fps
   ScoreStats stats;       // SSIMULACRA 2's scores
   ScoreStats ssim_stats;  // SSIM's combined raw values
   uint64_t ref_unpaired = 0;
@@ -106,6 +109,9 @@ struct ElementState {
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file
   ResultsWriter writer;
+  // Since start: the element posted an error (the results file's last
+  // summary says so). Set from whichever thread posts.
+  std::atomic<bool> posted_error{false};
   GstClockID link_watch = nullptr;  // link_watch.h; start and stop only
 
   std::mutex results_lock;  // guards `results` against property reads
@@ -133,8 +139,9 @@ void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s);
 // The segment's summary so far.
 SummaryMessage MakeSummary(ElementState* p, const char* reason);
 
-// A new segment: statistics, counters, frame index and alarm from zero.
-void ResetSegment(ElementState* p);
+// Segment number `segment` begins: statistics, counters, frame index and
+// alarm from zero.
+void ResetSegment(ElementState* p, uint64_t segment);
 
 }  // namespace s2c
 

@@ -9,6 +9,7 @@
 #include "cpu/ssim_reference.h"
 #include "output_queue.h"
 #include "pairing.h"
+#include "results_output.h"
 
 namespace s2c {
 namespace {
@@ -119,9 +120,8 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
 
 GstFlowReturn Finish(GstSsimulacra2Cmp* self) {
   GstFlowReturn flow = Drain(self, 0);
-  const SummaryMessage summary = MakeSummary(self->priv, "eos");
-  if (self->priv->writer.is_open()) self->priv->writer.Finish(summary);
-  PostStructure(self, summary.ToStructure());
+  const GstFlowReturn ended = EndSegment(self, "eos");
+  if (flow == GST_FLOW_OK) flow = ended;
   return flow == GST_FLOW_OK ? GST_FLOW_EOS : flow;
 }
 

@@ -7,7 +7,6 @@
 
 #include <gst/video/video.h>
 
-#include <cerrno>
 #include <string>
 
 #include "backend_factory.h"
@@ -16,6 +15,7 @@
 #include "link_watch.h"
 #include "output_queue.h"
 #include "pairing.h"
+#include "results_output.h"
 #include "score_meta.h"
 #include "sink_caps.h"
 #ifdef S2C_GST_CUDA
@@ -244,14 +244,9 @@ gboolean Start(GstAggregator* agg) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("%s", metrics.message().c_str()), (nullptr));
     return FALSE;
   }
-  if (!location.empty() &&
-      !p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics)) {
-    GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
-                      ("Could not open the results file \"%s\" for writing.",
-                       location.c_str()),
-                      ("%s", g_strerror(errno)));
-    return FALSE;
-  }
+  p->posted_error = false;
+  p->warned_results = false;
+  if (!s2c::OpenResults(self, s, location)) return FALSE;
   GST_INFO_OBJECT(self, "scoring on the %s backend", selection.backend->name());
   p->backend = std::move(selection.backend);
   p->backend_is_cuda = selection.is_cuda;
@@ -265,13 +260,12 @@ gboolean Start(GstAggregator* agg) {
   p->negotiation_failed = false;
   p->paired_any = false;
   p->warned_rates = false;
-  p->warned_results = false;
   p->live_latency = GST_CLOCK_TIME_NONE;
   p->pair_time = 0;
   p->last_result_at = GST_CLOCK_TIME_NONE;
   p->format[kRef] = PadFormat();
   p->format[kDist] = PadFormat();
-  ResetSegment(p);
+  ResetSegment(p, 0);
   s2c::StartLinkWatch(self, s.link_timeout);
   return TRUE;
 }
@@ -282,8 +276,7 @@ gboolean Stop(GstAggregator* agg) {
   if (p->backend) DropPending(p);
   p->backend.reset();
   // Stopped before EOS: the file still gets the summary of what was scored.
-  if (p->writer.is_open()) p->writer.Finish(MakeSummary(p, "stop"));
-  p->writer.Close();
+  s2c::CloseResults(GST_SSIMULACRA2_CMP(agg));
   gst_clear_caps(&p->ref_caps);
 #ifdef S2C_GST_CUDA
   s2c::ReleaseCudaContext(GST_ELEMENT(agg));
@@ -292,14 +285,22 @@ gboolean Stop(GstAggregator* agg) {
 }
 
 // Flush-stop on both pads (a seek): results in flight are dropped, the
-// segment's summary is posted and the statistics start again from zero.
+// segment's summary is written and posted, and the next segment's
+// statistics start from zero.
 GstFlowReturn Flush(GstAggregator* agg) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   s2c::ElementState* p = self->priv;
   if (p->backend) DropPending(p);
-  PostStructure(self, MakeSummary(p, "flush").ToStructure());
-  ResetSegment(p);
-  return GST_FLOW_OK;
+  return s2c::EndSegment(self, "flush");
+}
+
+// Every error the element posts, its own or a flow error GstAggregator
+// posts for it, is remembered for the results file's last summary.
+gboolean PostMessage(GstElement* element, GstMessage* message) {
+  if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+    GST_SSIMULACRA2_CMP(element)->priv->posted_error = true;
+  }
+  return GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->post_message(element, message);
 }
 
 void SetProperty(GObject* object, guint id, const GValue* value, GParamSpec* pspec) {
@@ -352,6 +353,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   oc->set_property = s2c::SetProperty;
   oc->get_property = s2c::GetProperty;
   oc->finalize = s2c::Finalize;
+  ec->post_message = s2c::PostMessage;
   s2c::InstallElementProperties(oc);
 
   GstCaps* caps = s2c::SupportedCaps();

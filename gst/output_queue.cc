@@ -2,9 +2,9 @@
 #include "output_queue.h"
 
 #include <algorithm>
-#include <cerrno>
 
 #include "pairing.h"
+#include "results_output.h"
 #include "score_meta.h"
 #ifdef S2C_GST_CUDA
 #include <gst/cuda/gstcudamemory.h>
@@ -146,7 +146,7 @@ uint64_t FrameIndex(GstBuffer* ref, uint64_t count) {
 }
 
 // A scored pair leaves: meta on the reference buffer, statistics, message,
-// results line, then the buffer itself.
+// results record, then the buffer itself.
 GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   ElementState* p = self->priv;
   const ElementSettings s = ReadSettings(self);
@@ -155,6 +155,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   f.frame_index = FrameIndex(pending->ref, p->frame_index++);
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
+    f.segment = p->results.segment;
     if (f.metrics & kMetricSsimulacra2) {
       p->results.stats.Add(score);
       p->results.last_score = score;
@@ -173,30 +174,9 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   AddScoreMeta(out, meta);
   if (s.post_messages) PostStructure(self, f.ToStructure());
   UpdateAlarm(self, s, f);
-  if (p->writer.is_open() && !p->writer.Write(f)) {
-    const int error = errno;
-    if (s.results_write_failure == ResultsFailure::kError) {
-      GST_ELEMENT_ERROR(self, RESOURCE, WRITE,
-                        ("Could not write frame %" G_GUINT64_FORMAT
-                         " to the results file; stopping (results-write-failure=error).",
-                         f.frame_index),
-                        ("%s", g_strerror(error)));
-      gst_buffer_unref(out);
-      return GST_FLOW_ERROR;
-    }
-    {
-      std::lock_guard<std::mutex> lock(p->results_lock);
-      ++p->results.results_lost;
-    }
-    if (!p->warned_results) {
-      p->warned_results = true;
-      GST_ELEMENT_WARNING(self, RESOURCE, WRITE,
-                          ("Could not write to the results file (from frame %" G_GUINT64_FORMAT
-                           "); scoring goes on, the summary's results-lost counts the lines "
-                           "not written, and this warning is not repeated.",
-                           f.frame_index),
-                          ("%s", g_strerror(error)));
-    }
+  if (WriteFrameResults(self, f) != GST_FLOW_OK) {
+    gst_buffer_unref(out);
+    return GST_FLOW_ERROR;
   }
   return Push(self, out);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "results_writer.h"
 
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <utility>
@@ -21,17 +22,15 @@ std::string TimeField(GstClockTime t, ResultsFormat format) {
   return buf;
 }
 
-std::string Number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.17g", v);
-  return buf;
-}
-
-// SSIM in dB is +inf for identical frames, which JSON cannot hold: null
-// there, "inf" in CSV (the raw value, 1, says the same exactly).
-std::string Decibels(double v, ResultsFormat format) {
-  if (!std::isinf(v)) return Number(v);
-  return format == ResultsFormat::kCsv ? "inf" : "null";
+// A double with %.17g's digits, which read back as the same double, and
+// '.' whatever the locale (g_ascii_formatd); NaN and the infinities as
+// JSON and CSV can hold them (results_writer.h).
+std::string Value(double v, ResultsFormat format) {
+  const bool csv = format == ResultsFormat::kCsv;
+  if (std::isnan(v)) return csv ? "" : "null";
+  if (std::isinf(v)) return csv ? (v > 0 ? "inf" : "-inf") : "null";
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_ascii_formatd(buf, sizeof(buf), "%.17g", v);
 }
 
 std::string Number(uint64_t v) {
@@ -40,35 +39,63 @@ std::string Number(uint64_t v) {
   return buf;
 }
 
+// A string as a JSON string literal, or a CSV cell as it is.
+std::string Text(const std::string& s, ResultsFormat format) {
+  if (format == ResultsFormat::kCsv) return s;
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) out += c;
+  }
+  return out + "\"";
+}
+
 using Fields = std::vector<std::pair<const char*, std::string>>;
 
-// The pooled statistics and the counts of a summary, in file order.
-Fields PooledFields(const ScoreSummary& s) {
-  return {{"min", Number(s.min)},          {"max", Number(s.max)},
-          {"mean", Number(s.mean)},        {"harmonic_mean", Number(s.harmonic_mean)},
-          {"p1", Number(s.p1)},            {"p5", Number(s.p5)},
-          {"p10", Number(s.p10)},          {"p25", Number(s.p25)},
-          {"median", Number(s.median)},    {"p75", Number(s.p75)},
-          {"p95", Number(s.p95)},          {"stddev", Number(s.stddev)}};
+// The pooled statistics of one metric, in file order.
+Fields PooledFields(const ScoreSummary& s, ResultsFormat format) {
+  Fields out;
+  for (const auto& f : {std::make_pair("min", s.min), std::make_pair("max", s.max),
+                        std::make_pair("mean", s.mean),
+                        std::make_pair("harmonic_mean", s.harmonic_mean),
+                        std::make_pair("p1", s.p1), std::make_pair("p5", s.p5),
+                        std::make_pair("p10", s.p10), std::make_pair("p25", s.p25),
+                        std::make_pair("median", s.median), std::make_pair("p75", s.p75),
+                        std::make_pair("p95", s.p95), std::make_pair("stddev", s.stddev)}) {
+    out.push_back({f.first, Value(f.second, format)});
+  }
+  return out;
 }
 
 // The metrics' values of one frame, in file order.
 Fields MetricFields(const FrameMessage& f, unsigned metrics, ResultsFormat format) {
   Fields out;
-  if (metrics & kMetricSsimulacra2) out.push_back({kMetric, Number(f.score)});
+  if (metrics & kMetricSsimulacra2) out.push_back({kMetric, Value(f.score, format)});
   if (metrics & kMetricSsim) {
-    out.push_back({kSsimMetric, Number(f.ssim.combined)});
-    out.push_back({"ssim_db", Decibels(f.ssim.combined_db, format)});
-    out.push_back({"ssim_y", Number(f.ssim.plane[0])});
-    out.push_back({"ssim_cb", Number(f.ssim.plane[1])});
-    out.push_back({"ssim_cr", Number(f.ssim.plane[2])});
+    out.push_back({kSsimMetric, Value(f.ssim.combined, format)});
+    out.push_back({"ssim_db", Value(f.ssim.combined_db, format)});
+    out.push_back({"ssim_y", Value(f.ssim.plane[0], format)});
+    out.push_back({"ssim_cb", Value(f.ssim.plane[1], format)});
+    out.push_back({"ssim_cr", Value(f.ssim.plane[2], format)});
   }
   return out;
 }
 
-Fields CountFields(const SummaryMessage& m) {
+// A frame's fields before its scores, in file order.
+Fields FrameFields(const FrameMessage& f, ResultsFormat format) {
+  return {{"frameNum", Number(f.frame_index)},
+          {"segment", Number(f.segment)},
+          {"timestamp", TimeField(f.timestamp, format)},
+          {"running_time", TimeField(f.running_time, format)},
+          {"dist_timestamp", TimeField(f.dist_timestamp, format)}};
+}
+
+// The "summary" object: which segment, why it ended, the counts.
+Fields CountFields(const SummaryMessage& m, ResultsFormat format) {
   const ScoreSummary& any = (m.metrics & kMetricSsimulacra2) ? m.scores : m.ssim;
-  return {{"frames_scored", Number(m.frames_scored())},
+  return {{"segment", Number(m.segment)},
+          {"reason", Text(m.reason, format)},
+          {"frames_scored", Number(m.frames_scored())},
           {"percentile_frames", Number(any.percentile_frames)},
           {"ref_unpaired", Number(m.ref_unpaired)},
           {"dist_unpaired", Number(m.dist_unpaired)},
@@ -87,117 +114,151 @@ std::string JsonObject(const Fields& fields) {
   return out + "}";
 }
 
-// The pooled metrics and the counts as json members (no braces around).
-std::string SummaryMembers(const SummaryMessage& m) {
+// A segment's summary as json members (no braces around); json has
+// libvmaf's "aggregate_metrics" too, which nothing here fills.
+std::string SummaryMembers(const SummaryMessage& m, double fps, ResultsFormat format) {
   Fields pooled;
-  if (m.metrics & kMetricSsimulacra2) pooled.push_back({kMetric, JsonObject(PooledFields(m.scores))});
-  if (m.metrics & kMetricSsim) pooled.push_back({kSsimMetric, JsonObject(PooledFields(m.ssim))});
-  return "\"pooled_metrics\":" + JsonObject(pooled) + ",\"summary\":" + JsonObject(CountFields(m));
+  if (m.metrics & kMetricSsimulacra2) {
+    pooled.push_back({kMetric, JsonObject(PooledFields(m.scores, format))});
+  }
+  if (m.metrics & kMetricSsim) {
+    pooled.push_back({kSsimMetric, JsonObject(PooledFields(m.ssim, format))});
+  }
+  std::string out = "\"fps\":" + Value(fps, format) + ",\"pooled_metrics\":" + JsonObject(pooled);
+  if (format == ResultsFormat::kJson) out += ",\"aggregate_metrics\":{}";
+  return out + ",\"summary\":" + JsonObject(CountFields(m, format));
 }
 
-// A string as a JSON string literal (the version is ours, but quote it
-// properly all the same).
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20) out += c;
+// A segment's summary as csv comment lines, in the order of the json.
+std::string SummaryLines(const SummaryMessage& m, double fps) {
+  const ResultsFormat csv = ResultsFormat::kCsv;
+  std::string lines = "# fps," + Value(fps, csv) + "\n";
+  if (m.metrics & kMetricSsimulacra2) {
+    for (const auto& f : PooledFields(m.scores, csv)) {
+      lines += "# " + std::string(f.first) + "," + f.second + "\n";
+    }
   }
-  return out + "\"";
+  if (m.metrics & kMetricSsim) {
+    for (const auto& f : PooledFields(m.ssim, csv)) {
+      lines += "# ssim_" + std::string(f.first) + "," + f.second + "\n";
+    }
+  }
+  for (const auto& f : CountFields(m, csv)) {
+    lines += "# " + std::string(f.first) + "," + f.second + "\n";
+  }
+  return lines;
+}
+
+// A segment's summary record in jsonl or csv.
+std::string SummaryRecord(const SummaryMessage& m, double fps, ResultsFormat format) {
+  return format == ResultsFormat::kCsv ? SummaryLines(m, fps)
+                                       : "{" + SummaryMembers(m, fps, format) + "}\n";
 }
 
 }  // namespace
 
-bool ResultsWriter::Open(const std::string& path, ResultsFormat format,
-                         const std::string& version, unsigned metrics) {
+ResultsFile::OpenResult ResultsWriter::Open(const std::string& path, ResultsFormat format,
+                                            const std::string& version, unsigned metrics) {
   Close();
-  file_ = std::fopen(path.c_str(), "w");
-  if (file_ == nullptr) return false;
+  const ResultsFile::OpenResult opened = file_.Open(path);
+  if (opened != ResultsFile::OpenResult::kOk) return opened;
   format_ = format;
   metrics_ = metrics;
+  earlier_segments_.clear();
   wrote_frame_ = false;
   finished_ = false;
+  summary_written_ = false;
   switch (format_) {
     case ResultsFormat::kCsv: {
-      std::string header = "frameNum,timestamp,running_time,dist_timestamp";
-      for (const auto& f : MetricFields(FrameMessage(), metrics_, format_)) {
-        header += "," + std::string(f.first);
+      header_.clear();
+      for (const auto& f : FrameFields(FrameMessage(), format_)) {
+        header_ += (header_.empty() ? "" : ",") + std::string(f.first);
       }
-      return Put(header + "\n");
+      for (const auto& f : MetricFields(FrameMessage(), metrics_, format_)) {
+        header_ += "," + std::string(f.first);
+      }
+      header_ += "\n";
+      break;
     }
     case ResultsFormat::kJson:
-      return Put("{\"version\":" + JsonString(version) + ",\"frames\":[\n");
+      header_ = "{\"version\":" + Text(version, format_) + ",\"frames\":[\n";
+      break;
     case ResultsFormat::kJsonLines:
-      return true;
+      header_.clear();
+      break;
   }
+  return opened;
+}
+
+bool ResultsWriter::WriteHeader() { return Put(""); }
+
+bool ResultsWriter::Write(const FrameMessage& f) {
+  if (finished_) {
+    errno = EBADF;
+    return false;
+  }
+  Fields fields = FrameFields(f, format_);
+  const Fields metrics = MetricFields(f, metrics_, format_);
+  std::string record;
+  switch (format_) {
+    case ResultsFormat::kCsv:
+      fields.insert(fields.end(), metrics.begin(), metrics.end());
+      for (const auto& field : fields) record += (record.empty() ? "" : ",") + field.second;
+      record += "\n";
+      break;
+    case ResultsFormat::kJsonLines:
+      fields.insert(fields.end(), metrics.begin(), metrics.end());
+      record = JsonObject(fields) + "\n";
+      break;
+    case ResultsFormat::kJson:
+      // A comma before every frame in the file but the first: the file
+      // stays a prefix of the finished document, complete up to its last
+      // frame.
+      fields.push_back({"metrics", JsonObject(metrics)});
+      record = std::string(wrote_frame_ ? "," : "") + JsonObject(fields) + "\n";
+      break;
+  }
+  if (!Put(record)) return false;
+  wrote_frame_ = true;
   return true;
 }
 
-bool ResultsWriter::Write(const FrameMessage& f) {
-  if (file_ == nullptr || finished_) return false;
-  const std::string index = Number(f.frame_index);
-  const std::string ts = TimeField(f.timestamp, format_);
-  const std::string rt = TimeField(f.running_time, format_);
-  const std::string dts = TimeField(f.dist_timestamp, format_);
-  const Fields metrics = MetricFields(f, metrics_, format_);
-  Fields flat = {{"frameNum", index}, {"timestamp", ts}, {"running_time", rt},
-                 {"dist_timestamp", dts}};
-  std::string line;
-  switch (format_) {
-    case ResultsFormat::kCsv:
-      line = index + "," + ts + "," + rt + "," + dts;
-      for (const auto& m : metrics) line += "," + m.second;
-      line += "\n";
-      break;
-    case ResultsFormat::kJsonLines:
-      flat.insert(flat.end(), metrics.begin(), metrics.end());
-      line = JsonObject(flat) + "\n";
-      break;
-    case ResultsFormat::kJson:
-      // A comma before every frame but the first: the file stays a prefix
-      // of the finished document, complete up to the last frame.
-      flat.push_back({"metrics", JsonObject(metrics)});
-      line = std::string(wrote_frame_ ? "," : "") + JsonObject(flat) + "\n";
-      break;
+bool ResultsWriter::EndSegment(const SummaryMessage& m, double fps) {
+  if (finished_) {
+    errno = EBADF;
+    return false;
   }
-  wrote_frame_ = true;
-  return Put(line);
+  if (format_ != ResultsFormat::kJson) return Put(SummaryRecord(m, fps, format_));
+  earlier_segments_ +=
+      (earlier_segments_.empty() ? "{" : ",{") + SummaryMembers(m, fps, format_) + "}";
+  return true;
 }
 
-bool ResultsWriter::Finish(const SummaryMessage& m) {
-  if (file_ == nullptr || finished_) return false;
-  finished_ = true;
-  switch (format_) {
-    case ResultsFormat::kCsv: {
-      std::string lines;
-      if (m.metrics & kMetricSsimulacra2) {
-        for (const auto& f : PooledFields(m.scores)) lines += "# " + std::string(f.first) + "," + f.second + "\n";
-      }
-      if (m.metrics & kMetricSsim) {
-        for (const auto& f : PooledFields(m.ssim)) {
-          lines += "# ssim_" + std::string(f.first) + "," + f.second + "\n";
-        }
-      }
-      for (const auto& f : CountFields(m)) lines += "# " + std::string(f.first) + "," + f.second + "\n";
-      return Put(lines);
-    }
-    case ResultsFormat::kJsonLines:
-      return Put("{" + SummaryMembers(m) + "}\n");
-    case ResultsFormat::kJson:
-      return Put("],\n" + SummaryMembers(m) + "}\n");
+bool ResultsWriter::Finish(const SummaryMessage& m, double fps) {
+  if (finished_) {
+    errno = EBADF;
+    return false;
   }
-  return false;
+  finished_ = true;
+  summary_written_ =
+      Put(format_ == ResultsFormat::kJson
+              ? "],\n\"segments\":[" + earlier_segments_ + "]," +
+                    SummaryMembers(m, fps, format_) + "}\n"
+              : SummaryRecord(m, fps, format_));
+  return summary_written_;
 }
 
 void ResultsWriter::Close() {
-  if (file_ == nullptr) return;
-  if (format_ == ResultsFormat::kJson && !finished_) Put("]}\n");
-  std::fclose(file_);
-  file_ = nullptr;
+  if (!file_.is_open()) return;
+  if (format_ == ResultsFormat::kJson && !summary_written_) Put("]}\n");
+  file_.Close();
 }
 
-bool ResultsWriter::Put(const std::string& text) {
-  return std::fputs(text.c_str(), file_) >= 0 && std::fflush(file_) == 0;
+// The header, while it is not in the file, goes in front of the record.
+bool ResultsWriter::Put(const std::string& record) {
+  if (!file_.Write(header_ + record)) return false;
+  header_.clear();
+  return true;
 }
 
 }  // namespace s2c

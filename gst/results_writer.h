@@ -2,31 +2,44 @@
 // The results file (the element's results-location, the CLI's --output):
 // one schema in three formats, the same field names in each.
 //
+// A frame's record: "frameNum" (its index in the segment), "segment" (0 at
+// start, one more after each flush), the timestamps, and the scores. A
+// segment's summary: "fps", "pooled_metrics" (each metric's min, max, mean,
+// harmonic_mean, the percentiles, stddev) and "summary" (the segment, the
+// reason it ended, the counts).
+//
 // - json: libvmaf's layout, which VMAF tooling reads: {"version", "frames":
-//   [{"frameNum", the timestamps, "metrics": {"ssimulacra2"}}],
-//   "pooled_metrics": {"ssimulacra2": {min, max, mean, harmonic_mean, the
-//   percentiles, stddev}}, "summary": {the counts}}. With SSIM, each frame's
-//   metrics also hold "ssim", "ssim_db" (null for +inf), "ssim_y", "ssim_cb"
-//   and "ssim_cr", and pooled_metrics "ssim" (of the raw combined values);
+//   [{"frameNum", "segment", the timestamps, "metrics": {"ssimulacra2"}}],
+//   "segments": [the summaries of the segments that flushes ended], then
+//   the last segment's "fps", "pooled_metrics", "aggregate_metrics" (libvmaf's
+//   key; always empty) and "summary"}. With SSIM, each frame's metrics also
+//   hold "ssim", "ssim_db" (null for +inf), "ssim_y", "ssim_cb" and
+//   "ssim_cr", and pooled_metrics "ssim" (of the raw combined values);
 //   without SSIMULACRA 2 its fields are absent.
 // - jsonl: one object per frame with the same fields flattened
-//   ({"frameNum", ..., "ssimulacra2", "ssim", ...}), then one object with
-//   "pooled_metrics" and "summary".
-// - csv: a header line, one row per frame, then the summary as lines that
-//   start with '#' ("# name,value").
-//   With SSIM the rows have its five columns after ssimulacra2's, and the
-//   summary its statistics as "# ssim_name,value" lines.
+//   ({"frameNum", ..., "ssimulacra2", "ssim", ...}), and one object with
+//   "fps", "pooled_metrics" and "summary" where each segment ends.
+// - csv: a header line, one row per frame, and where each segment ends its
+//   summary as lines that start with '#' ("# name,value"). With SSIM the
+//   rows have its five columns after ssimulacra2's, and the summary its
+//   statistics as "# ssim_name,value" lines.
 //
-// Each frame is written and flushed when it is scored, and the summary when
-// the stream ends, so a crash loses nothing already scored: a json file then
-// ends after its last complete frame object (append "]}" to parse it), a
-// jsonl or csv file after its last complete line.
+// Numbers are written in the same way in every locale: integers in
+// decimal, doubles with %.17g's digits and '.', which read back as the same
+// double. A value that is not a number (a statistic of a segment with
+// nothing scored) is null, or an empty cell; an infinity (SSIM in dB of
+// identical frames) is null, or "inf".
+//
+// Each record is written whole or not at all (results_file.h) when it is
+// made, so a crash or a full disk loses nothing already written: a json
+// file then ends after its last complete frame object (append "]}" to parse
+// it), a jsonl or csv file after its last complete line.
 #ifndef S2C_GST_RESULTS_WRITER_H_
 #define S2C_GST_RESULTS_WRITER_H_
 
-#include <cstdio>
 #include <string>
 
+#include "results_file.h"
 #include "score_message.h"
 
 namespace s2c {
@@ -40,32 +53,47 @@ class ResultsWriter {
   ResultsWriter& operator=(const ResultsWriter&) = delete;
   ~ResultsWriter() { Close(); }
 
-  // Truncates `path` and writes what comes before the first frame (the csv
-  // header, the json document's start with `version`). False (errno set) on
-  // failure.
-  bool Open(const std::string& path, ResultsFormat format, const std::string& version,
-            unsigned metrics = kMetricSsimulacra2);
-  bool is_open() const { return file_ != nullptr; }
+  // Opens `path` (results_file.h) for a file of the `metrics` columns;
+  // nothing is written yet.
+  ResultsFile::OpenResult Open(const std::string& path, ResultsFormat format,
+                               const std::string& version,
+                               unsigned metrics = kMetricSsimulacra2);
+  bool is_open() const { return file_.is_open(); }
 
-  // One frame: frame index, timestamps in ns (null / empty when unknown),
-  // score with 17 significant digits (the double round-trips).
+  // What comes before the first frame (the csv header, the json document's
+  // start). False (errno set) when the file cannot take it: it then goes
+  // with the next record, so no record is ever written without it.
+  bool WriteHeader();
+
+  // One frame's record. False (errno set) when it was not written.
   bool Write(const FrameMessage& frame);
 
-  // The summary, which ends the document; later frames are not written.
-  bool Finish(const SummaryMessage& summary);
+  // The summary of a segment that a flush ended, with the pairs it scored
+  // per second (NaN: none): jsonl and csv write it now, json keeps it for
+  // the document's "segments".
+  bool EndSegment(const SummaryMessage& summary, double fps);
 
-  // Ends a json document that was not finished, so that it still parses,
-  // and closes the file.
+  // The last segment's summary, which ends the document: nothing is
+  // written after it (Write and EndSegment fail). False when the file
+  // could not take it.
+  bool Finish(const SummaryMessage& summary, double fps);
+  bool finished() const { return finished_; }
+
+  // Ends a json document whose summary was not written, so that it still
+  // parses, and closes the file.
   void Close();
 
  private:
-  bool Put(const std::string& text);
+  bool Put(const std::string& record);
 
-  std::FILE* file_ = nullptr;
+  ResultsFile file_;
   ResultsFormat format_ = ResultsFormat::kJsonLines;
   unsigned metrics_ = kMetricSsimulacra2;  // the columns each frame has
+  std::string header_;                     // not written yet
+  std::string earlier_segments_;           // json: the "segments" so far
   bool wrote_frame_ = false;
   bool finished_ = false;
+  bool summary_written_ = false;
 };
 
 }  // namespace s2c

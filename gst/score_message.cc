@@ -22,6 +22,7 @@ constexpr char kStreamTime[] = "stream-time";
 constexpr char kRunningTime[] = "running-time";
 constexpr char kDuration[] = "duration";
 constexpr char kDistTimestamp[] = "dist-timestamp";
+constexpr char kSegment[] = "segment";
 
 constexpr char kReason[] = "reason";
 constexpr char kFramesScored[] = "frames-scored";
@@ -93,6 +94,7 @@ GstStructure* FrameMessage::ToStructure() const {
     }
   }
   gst_structure_set(s, kFrameIndex, G_TYPE_UINT64, guint64{frame_index},
+                    kSegment, G_TYPE_UINT64, guint64{segment},
                     kTimestamp, G_TYPE_UINT64, guint64{timestamp},
                     kStreamTime, G_TYPE_UINT64, guint64{stream_time},
                     kRunningTime, G_TYPE_UINT64, guint64{running_time},
@@ -121,6 +123,7 @@ bool FrameMessage::FromStructure(const GstStructure* s, FrameMessage* out) {
   }
   return out->metrics != 0 &&
          GetU64(s, kFrameIndex, &out->frame_index) &&
+         GetU64(s, kSegment, &out->segment) &&
          GetU64(s, kTimestamp, &out->timestamp) &&
          GetU64(s, kStreamTime, &out->stream_time) &&
          GetU64(s, kRunningTime, &out->running_time) &&
@@ -173,6 +176,9 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kResultsLost, G_TYPE_UINT64, guint64{results_lost}, nullptr);
   if (metrics & kMetricSsimulacra2) SetStats(s, "", scores);
   if (metrics & kMetricSsim) SetStats(s, kSsimPrefix, ssim);
+  // Last: a reader that prints every field in order (the CLI's summary
+  // line) keeps its columns.
+  gst_structure_set(s, kSegment, G_TYPE_UINT64, guint64{segment}, nullptr);
   return s;
 }
 
@@ -183,7 +189,8 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
   if (reason == nullptr) return false;
   out->reason = reason;
   uint64_t frames = 0;
-  if (!GetU64(s, kFramesScored, &frames) ||
+  if (!GetU64(s, kSegment, &out->segment) ||
+      !GetU64(s, kFramesScored, &frames) ||
       !GetU64(s, kRefUnpaired, &out->ref_unpaired) ||
       !GetU64(s, kDistUnpaired, &out->dist_unpaired) ||
       !GetU64(s, kRefLate, &out->ref_late) ||

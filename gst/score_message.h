@@ -32,6 +32,7 @@ struct FrameMessage {
   double score = 0.0;  // exactly the backend's double
   SsimResult ssim;     // combined, combined_db and the planes
   uint64_t frame_index = 0;  // the reference frame's number (output_queue.cc, FrameIndex)
+  uint64_t segment = 0;      // 0 from start, one more after each flush
   // Of the scored reference buffer (GST_CLOCK_TIME_NONE when unknown).
   GstClockTime timestamp = GST_CLOCK_TIME_NONE;
   GstClockTime stream_time = GST_CLOCK_TIME_NONE;
@@ -47,7 +48,10 @@ struct FrameMessage {
 // type="summary": at EOS (before EOS leaves the element), on flush, and as
 // the "stats" property (reason "running").
 struct SummaryMessage {
-  std::string reason;  // "eos", "flush" or "running"
+  // "eos", "flush" or "running"; the results file's last summary also has
+  // "error" (the element posted an error) and "stop" (stopped before EOS).
+  std::string reason;
+  uint64_t segment = 0;  // as FrameMessage's
   // Which statistics it holds; frames-scored is the pairs scored, which
   // every metric's statistics count.
   unsigned metrics = kMetricSsimulacra2;
@@ -61,7 +65,9 @@ struct SummaryMessage {
   uint64_t ref_late = 0;       // live: references passed on at the deadline
   uint64_t ref_skipped = 0;    // live: paired references not scored in time
   uint64_t ref_gaps = 0;       // GAP events on ref_sink, passed on as GAP events
-  uint64_t results_lost = 0;   // results-location lines that could not be written
+  // Records of the segment that results-location could not take: its
+  // frames', and in the message also its own summary's.
+  uint64_t results_lost = 0;
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, SummaryMessage* out);

@@ -29,11 +29,7 @@ void ScoreStats::Add(double score) {
   }
   ++count_;
   sum_ += score;
-  if (score > 0.0) {
-    inverse_sum_ += 1.0 / score;
-  } else {
-    all_positive_ = false;
-  }
+  inverse_sum_ += 1.0 / (score + 1.0);
   min_ = count_ == 1 ? score : std::min(min_, score);
   max_ = count_ == 1 ? score : std::max(max_, score);
   const double delta = score - running_mean_;
@@ -51,7 +47,7 @@ ScoreSummary ScoreStats::Summarize() const {
   s.mean = sum_ / n;
   s.min = min_;
   s.max = max_;
-  s.harmonic_mean = all_positive_ ? n / inverse_sum_ : 0.0;
+  s.harmonic_mean = n / inverse_sum_ - 1.0;
   s.stddev = std::sqrt(squares_ / n);
   std::vector<double> sorted(recent_);
   std::sort(sorted.begin(), sorted.end());

@@ -11,31 +11,36 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace s2c {
 
+// Every statistic is NaN while no frame is scored: 0 would read as a real
+// (and terrible) score.
 struct ScoreSummary {
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+
   uint64_t frames = 0;
-  double mean = 0.0;  // sum / n, the sum in arrival order
-  double min = 0.0;
-  double max = 0.0;
-  // n / sum(1/s); 0 when any score is <= 0, where it is undefined.
-  double harmonic_mean = 0.0;
+  double mean = kNone;  // sum / n, the sum in arrival order
+  double min = kNone;
+  double max = kNone;
+  // libvmaf's: n / sum(1 / (s + 1)) - 1, the sum in arrival order.
+  double harmonic_mean = kNone;
   // Percentiles by nearest rank over the last `percentile_frames` scores: pQ
   // is the ceil(Q / 100 * m)-th smallest of them (the 1st for tiny m),
   // always one of the scores; the median is p50, i.e. the lower of the two
   // middle scores when m is even.
   uint64_t percentile_frames = 0;
-  double p1 = 0.0;
-  double p5 = 0.0;
-  double p10 = 0.0;
-  double p25 = 0.0;
-  double median = 0.0;
-  double p75 = 0.0;
-  double p95 = 0.0;
+  double p1 = kNone;
+  double p5 = kNone;
+  double p10 = kNone;
+  double p25 = kNone;
+  double median = kNone;
+  double p75 = kNone;
+  double p95 = kNone;
   // Population standard deviation (Welford's streaming update).
-  double stddev = 0.0;
+  double stddev = kNone;
 };
 
 class ScoreStats {
@@ -50,7 +55,6 @@ class ScoreStats {
   // Scores held for the percentiles: min(count, window).
   size_t held() const { return recent_.size(); }
 
-  // All fields 0 when no frame was scored.
   ScoreSummary Summarize() const;
 
  private:
@@ -59,8 +63,7 @@ class ScoreStats {
   size_t oldest_ = 0;           // the ring's oldest score, once full
   uint64_t count_ = 0;
   double sum_ = 0.0;
-  double inverse_sum_ = 0.0;
-  bool all_positive_ = true;
+  double inverse_sum_ = 0.0;     // of 1 / (s + 1), for the harmonic mean
   double min_ = 0.0;
   double max_ = 0.0;
   double running_mean_ = 0.0;   // Welford

@@ -82,7 +82,8 @@ bool Collect(GstMessage* message, RunResult* result) {
 
 RunResult RunPipeline(const std::string& description,
                       const std::vector<std::string>& props,
-                      const std::function<void(GstElement*)>& prepare) {
+                      const std::function<void(GstElement*)>& prepare,
+                      const Watch& watch) {
   RunResult result;
   GError* error = nullptr;
   GstElement* pipeline = gst_parse_launch(description.c_str(), &error);
@@ -115,7 +116,7 @@ RunResult RunPipeline(const std::string& description,
     }
     const bool done = Collect(message, &result);
     gst_message_unref(message);
-    if (done) break;
+    if (done || (watch && watch(pipeline, result))) break;
   }
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(bus);

@@ -37,13 +37,18 @@ struct RunResult {
 // "cpu" unless S2C_TEST_BACKEND says otherwise ("cuda" on the GPU machine).
 const char* TestBackend();
 
+// Called with the pipeline and what was collected after each bus message;
+// true ends the run there (the pipeline is stopped before EOS).
+using Watch = std::function<bool(GstElement* pipeline, const RunResult& so_far)>;
+
 // Parses `description`, sets cmp's backend to TestBackend() (and `props`,
 // "name=value" pairs as gst-launch spells them, applied with
 // gst_util_set_object_arg), calls `prepare` (e.g. to feed an appsrc), plays
-// it to EOS or error.
+// it to EOS or error, or until `watch` ends it.
 RunResult RunPipeline(const std::string& description,
                       const std::vector<std::string>& props = {},
-                      const std::function<void(GstElement*)>& prepare = nullptr);
+                      const std::function<void(GstElement*)>& prepare = nullptr,
+                      const Watch& watch = nullptr);
 
 // Fills `result` from one bus message; true when the message ended the run.
 bool Collect(GstMessage* message, RunResult* result);

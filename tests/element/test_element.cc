@@ -489,9 +489,8 @@ GST_START_TEST(test_threshold_alarm_with_hysteresis) {
 }
 GST_END_TEST;
 
-// A CSV results file: the header, one line per scored frame (frame number,
-// timestamp, and the score with the frame message's bits), then the summary
-// as "# name,value" lines. (A file that cannot be written: test_failures.cc.)
+// A csv results file: the header, a row per frame as it was posted, then
+// the summary.
 GST_START_TEST(test_results_file_has_one_line_per_frame) {
   gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
   const std::string path = std::string(dir) + "/scores.csv";
@@ -502,21 +501,21 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
-  fail_unless(line == "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2");
+  fail_unless(line == "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2");
   size_t n = 0;
   while (std::getline(in, line) && line[0] != '#') {
     fail_unless(n < r.frames.size());
     const double score = g_ascii_strtod(line.substr(line.rfind(',') + 1).c_str(), nullptr);
     AssertBits(score, r.frames[n].score);
-    fail_unless(line.rfind(std::to_string(n) + "," + std::to_string(n * kFrame) + ",", 0) == 0,
+    fail_unless(line.rfind(std::to_string(n) + ",0," + std::to_string(n * kFrame) + ",", 0) == 0,
                 "line %zu: %s", n, line.c_str());
     ++n;
   }
   fail_unless_equals_int(n, 4);
-  // Then the summary, starting with the pooled statistics.
+  // Then the summary, starting with fps and the pooled statistics.
   char mean[32];
   std::snprintf(mean, sizeof mean, "%.17g", r.summaries.back().scores.mean);
-  fail_unless(line.rfind("# min,", 0) == 0, "after the frames: %s", line.c_str());
+  fail_unless(line.rfind("# fps,", 0) == 0, "after the frames: %s", line.c_str());
   bool saw_mean = false;
   while (std::getline(in, line)) saw_mean |= line == std::string("# mean,") + mean;
   fail_unless(saw_mean, "no \"# mean,%s\" line", mean);

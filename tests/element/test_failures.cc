@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element when something is wrong around it: an unlinked pad, gaps in
-// the reference, a results file that cannot be written, frames too large
-// for memory, no GPU. Each gives a clear message and loses nothing.
+// the reference, frames too large for memory, no GPU. Each gives a clear
+// message and loses nothing. (A results file that cannot be written:
+// test_results.cc.)
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -107,27 +108,6 @@ GST_START_TEST(test_reference_gaps_leave_as_gap_events) {
 }
 GST_END_TEST;
 
-GST_START_TEST(test_failing_results_file_warns_once_and_counts) {
-  if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS)) {
-    std::printf("skipped: no /dev/full\n");
-    return;
-  }
-  const std::string two = TwoSources(Source(6, I420(25).c_str()),
-                                     Source(6, I420(25).c_str(), "ball"));
-  const RunResult warn = RunPipeline(two, {"results-location=/dev/full"});
-  fail_unless(warn.eos && warn.errors.empty());
-  fail_unless_equals_int(warn.frames.size(), 6);
-  int file_warnings = 0;
-  for (const std::string& w : warn.warnings) file_warnings += w.find("results file") != std::string::npos;
-  fail_unless_equals_int(file_warnings, 1);
-  fail_unless_equals_uint64(warn.summaries.back().results_lost, 6);
-  const RunResult stop =
-      RunPipeline(two, {"results-location=/dev/full", "results-write-failure=error"});
-  fail_unless(!stop.errors.empty() && Contains(stop.errors, "results file"));
-  fail_unless(stop.frames.size() <= 1);
-}
-GST_END_TEST;
-
 // Frames whose planes cannot fit in memory: a clear element error naming
 // the size and the memory, before anything is allocated (the buffers here
 // are a few bytes: the backend is configured before a frame is mapped).
@@ -183,7 +163,6 @@ static Suite* failures_suite() {
   tcase_add_test(tc, test_unlinked_pad_is_an_error_naming_it);
   tcase_add_test(tc, test_pads_linked_late_by_decodebin_are_fine);
   tcase_add_test(tc, test_reference_gaps_leave_as_gap_events);
-  tcase_add_test(tc, test_failing_results_file_warns_once_and_counts);
   tcase_add_test(tc, test_frames_too_large_for_memory_are_an_error);
   tcase_add_test(tc, test_backend_cuda_without_gpu_fails_at_start);
   return s;

@@ -40,6 +40,7 @@ void TestFrameRoundTrip() {
   f.running_time = 180 * GST_MSECOND;
   f.duration = 40 * GST_MSECOND;
   f.dist_timestamp = 240 * GST_MSECOND;
+  f.segment = 2;
   GstStructure* s = f.ToStructure();
   CHECK(s2c::GetMessageType(s) == s2c::MessageType::kFrame);
   CHECK(gst_structure_has_name(s, "ssimulacra2cmp"));
@@ -49,7 +50,7 @@ void TestFrameRoundTrip() {
   s2c::FrameMessage back;
   CHECK(s2c::FrameMessage::FromStructure(s, &back));
   CHECK(SameBits(back.score, f.score));
-  CHECK(back.frame_index == 7 && back.timestamp == f.timestamp &&
+  CHECK(back.frame_index == 7 && back.segment == 2 && back.timestamp == f.timestamp &&
         back.stream_time == f.stream_time && back.running_time == f.running_time &&
         back.duration == f.duration && back.dist_timestamp == f.dist_timestamp);
   s2c::SummaryMessage wrong;
@@ -69,9 +70,11 @@ void TestSummaryAndThresholdRoundTrip() {
   m.results_lost = 6;
   m.ref_skipped = 7;
   m.ref_gaps = 8;
+  m.segment = 9;
   GstStructure* s = m.ToStructure();
   s2c::SummaryMessage back;
   CHECK(s2c::SummaryMessage::FromStructure(s, &back));
+  CHECK(back.segment == 9);
   CHECK(back.reason == "eos" && back.scores.frames == 4 && back.ref_unpaired == 3 &&
         back.dist_unpaired == 4 && back.ref_late == 5 && back.results_lost == 6 &&
         back.ref_skipped == 7 && back.ref_gaps == 8);
@@ -101,12 +104,23 @@ void TestSummaryAndThresholdRoundTrip() {
 
 void TestStatsEdgeCases() {
   s2c::ScoreStats stats;
-  CHECK(stats.Summarize().frames == 0);
+  // Nothing scored: no statistic is a number (0 would read as a score).
+  const s2c::ScoreSummary none = stats.Summarize();
+  CHECK(none.frames == 0 && none.percentile_frames == 0);
+  for (double v : {none.mean, none.min, none.max, none.harmonic_mean, none.p1, none.p5,
+                   none.p10, none.p25, none.median, none.p75, none.p95, none.stddev}) {
+    CHECK(std::isnan(v));
+  }
   stats.Add(50.0);
   stats.Add(-3.0);
   const s2c::ScoreSummary s = stats.Summarize();
-  CHECK(s.harmonic_mean == 0.0);  // undefined with a score <= 0
+  // libvmaf's harmonic mean, n / sum(1 / (s + 1)) - 1, for any scores.
+  CHECK(SameBits(s.harmonic_mean, 2.0 / (1.0 / 51.0 + 1.0 / -2.0) - 1.0));
   CHECK(s.min == -3.0 && s.p5 == -3.0);
+  s2c::ScoreStats three;
+  for (double v : {80.0, 90.0, 100.0}) three.Add(v);
+  CHECK(SameBits(three.Summarize().harmonic_mean,
+                 3.0 / (1.0 / 81.0 + 1.0 / 91.0 + 1.0 / 101.0) - 1.0));
   // Nearest rank, the ceil(Q / 100 * n)-th smallest: with 40 scores p1 is
   // the 1st, p5 the 2nd, p10 the 4th, p25 the 10th, the median the 20th,
   // p75 the 30th and p95 the 38th.
@@ -196,11 +210,13 @@ void TestResultsWriter() {
   f.timestamp = 0;
   f.running_time = 0;
   s2c::SummaryMessage m;
+  m.reason = "eos";
   m.scores.frames = 1;
   m.scores.percentile_frames = 1;
   m.scores.min = m.scores.max = m.scores.mean = m.scores.harmonic_mean = f.score;
   m.scores.p1 = m.scores.p5 = m.scores.p10 = m.scores.p25 = f.score;
   m.scores.median = m.scores.p75 = m.scores.p95 = f.score;
+  m.scores.stddev = 0.0;
   m.ref_late = 2;
   const std::string v = Repr(f.score);
   const std::string pooled = "{\"min\":" + v + ",\"max\":" + v + ",\"mean\":" + v +
@@ -208,39 +224,42 @@ void TestResultsWriter() {
                              ",\"p10\":" + v + ",\"p25\":" + v + ",\"median\":" + v +
                              ",\"p75\":" + v + ",\"p95\":" + v + ",\"stddev\":0}";
   const std::string counts =
-      "{\"frames_scored\":1,\"percentile_frames\":1,\"ref_unpaired\":0,\"dist_unpaired\":0,"
-      "\"ref_late\":2,\"ref_skipped\":0,\"ref_gaps\":0,\"results_lost\":0}";
-  const std::string summary = "\"pooled_metrics\":{\"ssimulacra2\":" + pooled +
-                              "},\"summary\":" + counts;
+      "{\"segment\":0,\"reason\":\"eos\",\"frames_scored\":1,\"percentile_frames\":1,"
+      "\"ref_unpaired\":0,\"dist_unpaired\":0,\"ref_late\":2,\"ref_skipped\":0,"
+      "\"ref_gaps\":0,\"results_lost\":0}";
+  const std::string pooled_metrics = "\"fps\":25.5,\"pooled_metrics\":{\"ssimulacra2\":" + pooled + "}";
   const struct {
     s2c::ResultsFormat format;
     const char* name;
-    std::string after_frame;  // the file once the frame is written (flushed)
+    std::string after_frame;  // the file once the frame is written
     std::string finished;     // and once the summary is
   } kCases[] = {
       {s2c::ResultsFormat::kJsonLines, "r.jsonl",
-       "{\"frameNum\":0,\"timestamp\":0,\"running_time\":0,\"dist_timestamp\":null,"
-       "\"ssimulacra2\":" + v + "}\n",
-       "{" + summary + "}\n"},
+       "{\"frameNum\":0,\"segment\":0,\"timestamp\":0,\"running_time\":0,"
+       "\"dist_timestamp\":null,\"ssimulacra2\":" + v + "}\n",
+       "{" + pooled_metrics + ",\"summary\":" + counts + "}\n"},
       {s2c::ResultsFormat::kJson, "r.json",
-       "{\"version\":\"test 1\",\"frames\":[\n{\"frameNum\":0,\"timestamp\":0,"
+       "{\"version\":\"test 1\",\"frames\":[\n{\"frameNum\":0,\"segment\":0,\"timestamp\":0,"
        "\"running_time\":0,\"dist_timestamp\":null,\"metrics\":{\"ssimulacra2\":" + v + "}}\n",
-       "],\n" + summary + "}\n"},
+       "],\n\"segments\":[]," + pooled_metrics + ",\"aggregate_metrics\":{},\"summary\":" +
+           counts + "}\n"},
       {s2c::ResultsFormat::kCsv, "r.csv",
-       "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2\n0,0,0,," + v + "\n",
-       "# min," + v + "\n# max," + v + "\n# mean," + v + "\n# harmonic_mean," + v +
+       "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2\n0,0,0,0,," + v +
+           "\n",
+       "# fps,25.5\n# min," + v + "\n# max," + v + "\n# mean," + v + "\n# harmonic_mean," + v +
            "\n# p1," + v + "\n# p5," + v + "\n# p10," + v + "\n# p25," + v + "\n# median," +
-           v + "\n# p75," + v + "\n# p95," + v + "\n# stddev,0\n# frames_scored,1\n"
-           "# percentile_frames,1\n# ref_unpaired,0\n# dist_unpaired,0\n# ref_late,2\n"
-           "# ref_skipped,0\n# ref_gaps,0\n# results_lost,0\n"},
+           v + "\n# p75," + v + "\n# p95," + v + "\n# stddev,0\n# segment,0\n# reason,eos\n"
+           "# frames_scored,1\n# percentile_frames,1\n# ref_unpaired,0\n# dist_unpaired,0\n"
+           "# ref_late,2\n# ref_skipped,0\n# ref_gaps,0\n# results_lost,0\n"},
   };
   for (const auto& k : kCases) {
     const std::string path = std::string(dir) + "/" + k.name;
     s2c::ResultsWriter w;
-    CHECK(w.Open(path, k.format, "test 1"));
+    CHECK(w.Open(path, k.format, "test 1") == s2c::ResultsFile::OpenResult::kOk);
+    CHECK(w.WriteHeader());
     CHECK(w.Write(f));
     CHECK(ReadFile(path) == k.after_frame);
-    CHECK(w.Finish(m));
+    CHECK(w.Finish(m, 25.5));
     CHECK(!w.Write(f));  // nothing after the summary
     w.Close();
     CHECK(ReadFile(path) == k.after_frame + k.finished);
@@ -251,7 +270,7 @@ void TestResultsWriter() {
   const std::string path = std::string(dir) + "/unfinished.json";
   {
     s2c::ResultsWriter w;
-    CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1"));
+    CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1") == s2c::ResultsFile::OpenResult::kOk);
     CHECK(w.Write(f));
   }
   CHECK(ReadFile(path) == kCases[1].after_frame + "]}\n");
@@ -345,8 +364,8 @@ void TestResultsWriterSsim() {
     std::string pooled;    // a piece of the summary
   } kCases[] = {
       {s2c::ResultsFormat::kJsonLines, "s.jsonl",
-       "{\"frameNum\":0,\"timestamp\":0,\"running_time\":0,\"dist_timestamp\":null,"
-       "\"ssimulacra2\":100,\"ssim\":1,\"ssim_db\":null,\"ssim_y\":1,\"ssim_cb\":1,"
+       "{\"frameNum\":0,\"segment\":0,\"timestamp\":0,\"running_time\":0,"
+       "\"dist_timestamp\":null,\"ssimulacra2\":100,\"ssim\":1,\"ssim_db\":null,\"ssim_y\":1,\"ssim_cb\":1,"
        "\"ssim_cr\":1}\n",
        "\"pooled_metrics\":{\"ssimulacra2\":{\"min\":100,"},
       {s2c::ResultsFormat::kJson, "s.json",
@@ -354,16 +373,16 @@ void TestResultsWriterSsim() {
        "\"ssim_cb\":1,\"ssim_cr\":1}}\n",
        "\"ssim\":{\"min\":1,\"max\":1,\"mean\":1,"},
       {s2c::ResultsFormat::kCsv, "s.csv",
-       "frameNum,timestamp,running_time,dist_timestamp,ssimulacra2,ssim,ssim_db,ssim_y,ssim_cb,"
-       "ssim_cr\n0,0,0,,100,1,inf,1,1,1\n",
+       "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,ssim,ssim_db,ssim_y,"
+       "ssim_cb,ssim_cr\n0,0,0,0,,100,1,inf,1,1,1\n",
        "# stddev,0\n# ssim_min,1\n"},
   };
   for (const auto& k : kCases) {
     const std::string path = std::string(dir) + "/" + k.name;
     s2c::ResultsWriter w;
-    CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics));
+    CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics) == s2c::ResultsFile::OpenResult::kOk);
     CHECK(w.Write(f));
-    CHECK(w.Finish(m));
+    CHECK(w.Finish(m, 1.0));
     w.Close();
     const std::string text = ReadFile(path);
     CHECK(text.find(k.frame) != std::string::npos);

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "results_output.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace s2c {
+namespace {
+
+// Why a record was not written: the errno of the write, or, when the file
+// was already complete, that EOS completed it (a seek back after EOS scores
+// on, without the file).
+const char* WhyNotWritten(bool completed, int error) {
+  return completed ? "the file was completed at EOS" : g_strerror(error);
+}
+
+// A record that the file could not take (`what` names it). With
+// results-write-failure=error an element error, and true: the stream
+// stops. Otherwise one warning per run, and the caller counts the record
+// lost.
+bool StopsOnFailure(GstSsimulacra2Cmp* self, const std::string& what, const char* why) {
+  ElementState* p = self->priv;
+  if (ReadSettings(self).results_write_failure == ResultsFailure::kError) {
+    GST_ELEMENT_ERROR(self, RESOURCE, WRITE,
+                      ("Could not write %s to the results file; stopping "
+                       "(results-write-failure=error).",
+                       what.c_str()),
+                      ("%s", why));
+    return true;
+  }
+  if (!p->warned_results) {
+    p->warned_results = true;
+    GST_ELEMENT_WARNING(self, RESOURCE, WRITE,
+                        ("Could not write %s to the results file; scoring goes on, the "
+                         "summary's results-lost counts the records not written, and this "
+                         "warning is not repeated.",
+                         what.c_str()),
+                        ("%s", why));
+  }
+  return false;
+}
+
+// The segment's pairs scored per second of wall-clock time since it
+// began, NaN while it has none: libvmaf's "fps".
+double SegmentFps(ElementState* p, const SummaryMessage& m) {
+  std::lock_guard<std::mutex> lock(p->results_lock);
+  const double seconds = (g_get_monotonic_time() - p->results.started_us) / 1e6;
+  const uint64_t frames = m.frames_scored();
+  return frames > 0 && seconds > 0 ? static_cast<double>(frames) / seconds : ScoreSummary::kNone;
+}
+
+void CountLost(ElementState* p) {
+  std::lock_guard<std::mutex> lock(p->results_lock);
+  ++p->results.results_lost;
+}
+
+}  // namespace
+
+bool OpenResults(GstSsimulacra2Cmp* self, const ElementSettings& s, const std::string& location) {
+  ElementState* p = self->priv;
+  if (location.empty()) return true;
+  switch (p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics)) {
+    case ResultsFile::OpenResult::kOk:
+      break;
+    case ResultsFile::OpenResult::kInUse:
+      GST_ELEMENT_ERROR(self, RESOURCE, BUSY,
+                        ("The results file \"%s\" is being written by another ssimulacra2cmp "
+                         "element (of this process or another); give each element its own "
+                         "results-location.",
+                         location.c_str()),
+                        (nullptr));
+      return false;
+    case ResultsFile::OpenResult::kFailed: {
+      const int error = errno;
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                        ("Could not open the results file \"%s\" for writing.", location.c_str()),
+                        ("%s", g_strerror(error)));
+      return false;
+    }
+  }
+  if (!p->writer.WriteHeader() && StopsOnFailure(self, "the header", g_strerror(errno))) {
+    p->writer.Close();
+    return false;
+  }
+  return true;
+}
+
+GstFlowReturn WriteFrameResults(GstSsimulacra2Cmp* self, const FrameMessage& f) {
+  ElementState* p = self->priv;
+  const bool completed = p->writer.finished();
+  if (!p->writer.is_open() || p->writer.Write(f)) return GST_FLOW_OK;
+  if (StopsOnFailure(self, "frame " + std::to_string(f.frame_index),
+                     WhyNotWritten(completed, errno))) {
+    return GST_FLOW_ERROR;
+  }
+  CountLost(p);
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn EndSegment(GstSsimulacra2Cmp* self, const char* reason) {
+  ElementState* p = self->priv;
+  const bool flush = std::strcmp(reason, "flush") == 0;
+  SummaryMessage summary = MakeSummary(p, reason);
+  GstFlowReturn flow = GST_FLOW_OK;
+  const bool completed = p->writer.finished();
+  const double fps = SegmentFps(p, summary);
+  if (p->writer.is_open() &&
+      !(flush ? p->writer.EndSegment(summary, fps) : p->writer.Finish(summary, fps))) {
+    if (StopsOnFailure(self, "the summary", WhyNotWritten(completed, errno))) {
+      flow = GST_FLOW_ERROR;
+    } else {
+      CountLost(p);
+      ++summary.results_lost;
+    }
+  }
+  PostStructure(self, summary.ToStructure());
+  if (flush) ResetSegment(p, summary.segment + 1);
+  return flow;
+}
+
+void CloseResults(GstSsimulacra2Cmp* self) {
+  ElementState* p = self->priv;
+  if (p->writer.is_open() && !p->writer.finished()) {
+    const SummaryMessage summary = MakeSummary(p, p->posted_error ? "error" : "stop");
+    p->writer.Finish(summary, SegmentFps(p, summary));
+  }
+  p->writer.Close();
+}
+
+}  // namespace s2c

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The results file as bytes, without a pipeline: the same numbers in every
+// locale; a disk that fills and empties again leaves only whole records; one
+// writer per file; standard output written through its descriptor, never
+// truncated. The full disk is a small tmpfs in a mount namespace of this
+// process's own, which vanishes with it; the comma-decimal locale is
+// de_DE.UTF-8, generated here when the system lacks it. Neither is
+// optional: without them the test fails and says why.
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+
+#include <cerrno>
+#include <clocale>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "results_writer.h"
+
+namespace {
+
+int failures = 0;
+
+#define CHECK(cond)                                               \
+  do {                                                            \
+    if (!(cond)) {                                                \
+      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                 \
+    }                                                             \
+  } while (0)
+
+using s2c::ResultsFile;
+using s2c::ResultsFormat;
+using s2c::ResultsWriter;
+
+constexpr ResultsFormat kFormats[] = {ResultsFormat::kJsonLines, ResultsFormat::kCsv,
+                                      ResultsFormat::kJson};
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool WriteText(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// Frame `index` of a run whose records all have the same length (two-digit
+// indices, no timestamps) with both metrics' values.
+s2c::FrameMessage Frame(uint64_t index) {
+  s2c::FrameMessage f;
+  f.metrics = s2c::kAllMetrics;
+  f.frame_index = index;
+  f.score = 90.003499830000003;
+  f.ssim.combined = 0.98809958002898923;
+  f.ssim.combined_db = 19.24437711895353;
+  f.ssim.plane[0] = 0.9905300545742457;
+  f.ssim.plane[1] = -0.25;
+  f.ssim.plane[2] = 1e-300;
+  return f;
+}
+
+s2c::SummaryMessage Summary(const char* reason, uint64_t segment) {
+  s2c::ScoreStats stats;
+  for (double v : {81.5, 90.003499830000003, -2.75}) stats.Add(v);
+  s2c::SummaryMessage m;
+  m.reason = reason;
+  m.segment = segment;
+  m.metrics = s2c::kAllMetrics;
+  m.scores = stats.Summarize();
+  m.ssim = stats.Summarize();
+  m.ref_unpaired = 1;
+  return m;
+}
+
+// A file of two segments: frames, a flush, frames, EOS.
+std::string WriteRun(const std::string& path, ResultsFormat format) {
+  ResultsWriter w;
+  CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
+  CHECK(w.WriteHeader());
+  for (uint64_t i = 10; i < 13; ++i) CHECK(w.Write(Frame(i)));
+  CHECK(w.EndSegment(Summary("flush", 0), 123.456));
+  for (uint64_t i = 10; i < 12; ++i) {
+    s2c::FrameMessage f = Frame(i);
+    f.segment = 1;
+    CHECK(w.Write(f));
+  }
+  CHECK(w.Finish(Summary("eos", 1), 0.5));
+  w.Close();
+  return ReadFile(path);
+}
+
+// de_DE.UTF-8, whose decimal separator is a comma: the system's, or made
+// with localedef in `dir` (LOCPATH) from the `locales` package's sources.
+bool UseCommaLocale(const std::string& dir, std::string* why) {
+  const char* kName = "de_DE.UTF-8";
+  if (std::setlocale(LC_ALL, kName) == nullptr) {
+    const std::string command =
+        "localedef -c -i de_DE -f UTF-8 '" + dir + "/" + kName + "' >/dev/null 2>&1";
+    const int rc = std::system(command.c_str());
+    g_setenv("LOCPATH", dir.c_str(), TRUE);
+    if (std::setlocale(LC_ALL, kName) == nullptr) {
+      *why = "no de_DE.UTF-8 locale, and `" + command + "` (exit status " +
+             std::to_string(rc) + ") did not make one: install the locales package";
+      return false;
+    }
+  }
+  if (std::strcmp(std::localeconv()->decimal_point, ",") != 0) {
+    *why = "de_DE.UTF-8's decimal point is not a comma";
+    return false;
+  }
+  return true;
+}
+
+// Every format, under a locale that writes 0,5 for 0.5, is the same bytes
+// as under "C".
+void TestSameBytesInEveryLocale(const std::string& dir) {
+  std::vector<std::string> in_c;
+  for (ResultsFormat format : kFormats) in_c.push_back(WriteRun(dir + "/c", format));
+  // The numbers as "C" writes them, '.' and all.
+  CHECK(in_c[0].find("\"ssimulacra2\":90.00349983000001,") != std::string::npos);
+  CHECK(in_c[1].find(",-0.25,1e-300\n") != std::string::npos);
+  CHECK(in_c[2].find("\"fps\":123.456,") != std::string::npos);
+  std::string why;
+  if (!UseCommaLocale(dir, &why)) {
+    std::printf("FAIL: %s\n", why.c_str());
+    ++failures;
+    return;
+  }
+  for (size_t i = 0; i < G_N_ELEMENTS(kFormats); ++i) {
+    const std::string text = WriteRun(dir + "/de", kFormats[i]);
+    if (text != in_c[i]) {
+      std::printf("FAIL: format %zu differs under de_DE.UTF-8:\n%s\n", i, text.c_str());
+      ++failures;
+    }
+  }
+  std::setlocale(LC_ALL, "C");
+  g_remove((dir + "/c").c_str());
+  g_remove((dir + "/de").c_str());
+}
+
+// A mount namespace of this process's own, with a tmpfs of `pages` pages
+// at `dir`: gone when the process ends. Root mounts it directly; anyone
+// else through a user namespace, where the kernel allows that. Must run
+// before the process has threads.
+bool MountSmallTmpfs(const std::string& dir, int pages, std::string* why) {
+  const uid_t uid = geteuid();
+  const gid_t gid = getegid();
+  if (unshare(CLONE_NEWNS) != 0) {
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) {
+      *why = std::string("cannot make a mount namespace (root, or user namespaces, needed): ") +
+             std::strerror(errno);
+      return false;
+    }
+    WriteText("/proc/self/setgroups", "deny");
+    WriteText("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1");
+    WriteText("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1");
+  }
+  const std::string size = "size=" + std::to_string(pages * 4096);
+  if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+      mount("s2c-test", dir.c_str(), "tmpfs", 0, size.c_str()) != 0) {
+    *why = std::string("cannot mount a tmpfs: ") + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+// Fills the file system of `path` to the last byte.
+void Fill(const std::string& path) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const std::string chunk(4096, 'x');
+  while (write(fd, chunk.data(), chunk.size()) > 0) {
+  }
+  close(fd);
+}
+
+off_t SizeOf(const std::string& path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 ? st.st_size : -1;
+}
+
+// The disk fills while frames are written, and empties again: the record
+// that no longer fitted, and the records after it, are refused (false) and
+// leave nothing behind, and the file goes on with whole records. It is
+// exactly what a writer given only the records that were written makes.
+void TestFullDiskLeavesWholeRecords(const std::string& tmpfs, const std::string& dir) {
+  for (ResultsFormat format : kFormats) {
+    const std::string path = tmpfs + "/results";
+    const std::string filler = tmpfs + "/filler";
+    ResultsWriter w;
+    CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
+    CHECK(w.WriteHeader());
+    std::vector<uint64_t> written = {10};
+    CHECK(w.Write(Frame(10)));  // the file has its first page now
+    Fill(filler);
+    uint64_t next = 11;
+    while (w.Write(Frame(next))) written.push_back(next++);
+    CHECK(errno == ENOSPC);
+    // The refused record did not fit in the file's last page, which had
+    // room for part of it: the kernel wrote that part, and it was cut off.
+    const off_t size = SizeOf(path);
+    if (size % 4096 == 0) {
+      std::printf("FAIL: the file ends on a page boundary: no record was cut short, or its part stayed\n");
+      ++failures;
+    }
+    for (int i = 0; i < 3; ++i) CHECK(!w.Write(Frame(++next)));
+    CHECK(SizeOf(path) == size);
+    g_remove(filler.c_str());  // space again
+    for (int i = 0; i < 3; ++i) {
+      CHECK(w.Write(Frame(++next)));
+      written.push_back(next);
+    }
+    CHECK(w.Finish(Summary("eos", 0), 0.5));
+    w.Close();
+
+    const std::string expected_path = dir + "/expected";
+    ResultsWriter expected;
+    CHECK(expected.Open(expected_path, format, "test", s2c::kAllMetrics) ==
+          ResultsFile::OpenResult::kOk);
+    for (uint64_t i : written) CHECK(expected.Write(Frame(i)));
+    CHECK(expected.Finish(Summary("eos", 0), 0.5));
+    expected.Close();
+    const std::string text = ReadFile(path);
+    if (text != ReadFile(expected_path)) {
+      std::printf("FAIL: format %d after a full disk:\n%s\n", static_cast<int>(format),
+                  text.c_str());
+      ++failures;
+    }
+    g_remove(path.c_str());
+    g_remove(expected_path.c_str());
+  }
+}
+
+// A file one writer has open is refused to a second writer, of this
+// process or (flock) another, before anything in it changes.
+void TestOneWriterPerFile(const std::string& dir) {
+  const std::string path = dir + "/shared.jsonl";
+  ResultsWriter first;
+  CHECK(first.Open(path, ResultsFormat::kJsonLines, "test") == ResultsFile::OpenResult::kOk);
+  CHECK(first.Write(Frame(10)));
+  const std::string before = ReadFile(path);
+  ResultsWriter second;
+  CHECK(second.Open(path, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
+  // A hard link is the same file.
+  const std::string link = dir + "/link.jsonl";
+  CHECK(::link(path.c_str(), link.c_str()) == 0);
+  CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
+  CHECK(ReadFile(path) == before);
+  first.Close();
+  CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
+  second.Close();
+
+  // Another process holds the lock.
+  WriteText(path, "kept\n");
+  int ready[2];
+  CHECK(pipe(ready) == 0);
+  const pid_t child = fork();
+  if (child == 0) {
+    const int fd = open(path.c_str(), O_WRONLY);
+    const bool locked = flock(fd, LOCK_EX) == 0;
+    const char byte = locked ? 'y' : 'n';
+    if (write(ready[1], &byte, 1) != 1) _exit(1);
+    pause();
+    _exit(0);
+  }
+  char byte = 0;
+  CHECK(read(ready[0], &byte, 1) == 1 && byte == 'y');
+  ResultsWriter third;
+  CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kInUse);
+  CHECK(ReadFile(path) == "kept\n");
+  kill(child, SIGTERM);
+  waitpid(child, nullptr, 0);
+  close(ready[0]);
+  close(ready[1]);
+  CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kOk);
+  third.Close();
+  g_remove(path.c_str());
+  g_remove(link.c_str());
+}
+
+// /dev/stdout is standard output's descriptor, as it is: a file it was
+// opened on for appending keeps what it held, and two runs into one
+// descriptor (a loop redirected into one file) follow each other.
+void TestStandardOutputIsNotReopened(const std::string& dir) {
+  const std::string path = dir + "/stdout.jsonl";
+  std::fflush(stdout);
+  const int saved = dup(STDOUT_FILENO);
+
+  WriteText(path, "earlier\n");
+  int fd = open(path.c_str(), O_WRONLY | O_APPEND);
+  dup2(fd, STDOUT_FILENO);
+  close(fd);
+  {
+    ResultsWriter w;
+    CHECK(w.Open("/dev/stdout", ResultsFormat::kJsonLines, "test") ==
+          ResultsFile::OpenResult::kOk);
+    CHECK(w.Write(Frame(10)));
+  }
+  const std::string appended = ReadFile(path);
+
+  fd = open(path.c_str(), O_WRONLY | O_TRUNC);
+  dup2(fd, STDOUT_FILENO);
+  close(fd);
+  for (int run = 0; run < 2; ++run) {
+    ResultsWriter w;
+    CHECK(w.Open("/dev/stdout", ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
+    CHECK(w.WriteHeader());
+  }
+  const std::string looped = ReadFile(path);
+
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  CHECK(appended.rfind("earlier\n{\"frameNum\":10,", 0) == 0);
+  const std::string header = "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2\n";
+  CHECK(looped == header + header);
+  g_remove(path.c_str());
+}
+
+// Removes `path` and, when it is a directory, everything in it (the
+// locale localedef made).
+void RemoveTree(const std::string& path) {
+  if (GDir* d = g_dir_open(path.c_str(), 0, nullptr)) {
+    while (const char* name = g_dir_read_name(d)) RemoveTree(path + "/" + name);
+    g_dir_close(d);
+  }
+  g_remove(path.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gchar* dir = g_dir_make_tmp("s2c-results-file-XXXXXX", nullptr);
+  const std::string tmpfs = std::string(dir) + "/tmpfs";
+  g_mkdir(tmpfs.c_str(), 0755);
+  std::string why;
+  const bool mounted = MountSmallTmpfs(tmpfs, 16, &why);  // before gst_init's threads
+  gst_init(&argc, &argv);
+  if (mounted) {
+    TestFullDiskLeavesWholeRecords(tmpfs, dir);
+    umount(tmpfs.c_str());
+  } else {
+    std::printf("FAIL: full disk: %s\n", why.c_str());
+    ++failures;
+  }
+  TestOneWriterPerFile(dir);
+  TestStandardOutputIsNotReopened(dir);
+  TestSameBytesInEveryLocale(dir);  // last: it changes the process's locale
+  RemoveTree(dir);
+  g_free(dir);
+  if (failures == 0) std::printf("results file: all pass\n");
+  return failures == 0 ? 0 : 1;
+}
