@@ -26,6 +26,7 @@ struct FormatInfo {
   int chroma_shift_x;
   int chroma_shift_y;
   ComponentLayout comp[3];  // R', G', B' / Y', Cb, Cr / gray
+  ComponentLayout alpha = {};  // bytes 0 (left out of the row): no alpha
 };
 
 constexpr ComponentLayout C(int plane, int offset, int step, int bytes,
@@ -64,20 +65,20 @@ constexpr FormatInfo kFormats[] = {
     {F::kGray16LE, "GRAY16_LE", kGray, 16, 1, 0, 0, {C(0, 0, 2, 2), C(0, 0, 2, 2), C(0, 0, 2, 2)}},
     {F::kRGB, "RGB", kRgb, 8, 1, 0, 0, {C(0, 0, 3, 1), C(0, 1, 3, 1), C(0, 2, 3, 1)}},
     {F::kBGR, "BGR", kRgb, 8, 1, 0, 0, {C(0, 2, 3, 1), C(0, 1, 3, 1), C(0, 0, 3, 1)}},
-    {F::kRGBA, "RGBA", kRgb, 8, 1, 0, 0, {C(0, 0, 4, 1), C(0, 1, 4, 1), C(0, 2, 4, 1)}},
-    {F::kBGRA, "BGRA", kRgb, 8, 1, 0, 0, {C(0, 2, 4, 1), C(0, 1, 4, 1), C(0, 0, 4, 1)}},
+    {F::kRGBA, "RGBA", kRgb, 8, 1, 0, 0, {C(0, 0, 4, 1), C(0, 1, 4, 1), C(0, 2, 4, 1)}, C(0, 3, 4, 1)},
+    {F::kBGRA, "BGRA", kRgb, 8, 1, 0, 0, {C(0, 2, 4, 1), C(0, 1, 4, 1), C(0, 0, 4, 1)}, C(0, 3, 4, 1)},
     {F::kRGBx, "RGBx", kRgb, 8, 1, 0, 0, {C(0, 0, 4, 1), C(0, 1, 4, 1), C(0, 2, 4, 1)}},
     {F::kBGRx, "BGRx", kRgb, 8, 1, 0, 0, {C(0, 2, 4, 1), C(0, 1, 4, 1), C(0, 0, 4, 1)}},
     {F::kxRGB, "xRGB", kRgb, 8, 1, 0, 0, {C(0, 1, 4, 1), C(0, 2, 4, 1), C(0, 3, 4, 1)}},
     {F::kxBGR, "xBGR", kRgb, 8, 1, 0, 0, {C(0, 3, 4, 1), C(0, 2, 4, 1), C(0, 1, 4, 1)}},
-    {F::kARGB, "ARGB", kRgb, 8, 1, 0, 0, {C(0, 1, 4, 1), C(0, 2, 4, 1), C(0, 3, 4, 1)}},
-    {F::kABGR, "ABGR", kRgb, 8, 1, 0, 0, {C(0, 3, 4, 1), C(0, 2, 4, 1), C(0, 1, 4, 1)}},
+    {F::kARGB, "ARGB", kRgb, 8, 1, 0, 0, {C(0, 1, 4, 1), C(0, 2, 4, 1), C(0, 3, 4, 1)}, C(0, 0, 4, 1)},
+    {F::kABGR, "ABGR", kRgb, 8, 1, 0, 0, {C(0, 3, 4, 1), C(0, 2, 4, 1), C(0, 1, 4, 1)}, C(0, 0, 4, 1)},
     // ARGB64 is native endian in GStreamer; the library assumes a
     // little-endian host (x86-64, aarch64), where it is ARGB64_LE.
-    {F::kARGB64, "ARGB64", kRgb, 16, 1, 0, 0, {C(0, 2, 8, 2), C(0, 4, 8, 2), C(0, 6, 8, 2)}},
-    {F::kRGBA64_LE, "RGBA64_LE", kRgb, 16, 1, 0, 0, {C(0, 0, 8, 2), C(0, 2, 8, 2), C(0, 4, 8, 2)}},
-    {F::kBGRA64_LE, "BGRA64_LE", kRgb, 16, 1, 0, 0, {C(0, 4, 8, 2), C(0, 2, 8, 2), C(0, 0, 8, 2)}},
-    {F::kABGR64_LE, "ABGR64_LE", kRgb, 16, 1, 0, 0, {C(0, 6, 8, 2), C(0, 4, 8, 2), C(0, 2, 8, 2)}},
+    {F::kARGB64, "ARGB64", kRgb, 16, 1, 0, 0, {C(0, 2, 8, 2), C(0, 4, 8, 2), C(0, 6, 8, 2)}, C(0, 0, 8, 2)},
+    {F::kRGBA64_LE, "RGBA64_LE", kRgb, 16, 1, 0, 0, {C(0, 0, 8, 2), C(0, 2, 8, 2), C(0, 4, 8, 2)}, C(0, 6, 8, 2)},
+    {F::kBGRA64_LE, "BGRA64_LE", kRgb, 16, 1, 0, 0, {C(0, 4, 8, 2), C(0, 2, 8, 2), C(0, 0, 8, 2)}, C(0, 6, 8, 2)},
+    {F::kABGR64_LE, "ABGR64_LE", kRgb, 16, 1, 0, 0, {C(0, 6, 8, 2), C(0, 4, 8, 2), C(0, 2, 8, 2)}, C(0, 0, 8, 2)},
 };
 
 constexpr int kNumFormats = static_cast<int>(sizeof(kFormats) / sizeof(kFormats[0]));
@@ -190,6 +191,8 @@ Status DescribeFormat(const FrameDesc& desc, FrameLayout* out) {
   l.bit_depth = f->bit_depth;
   l.num_planes = f->num_planes;
   for (int k = 0; k < 3; ++k) l.comp[k] = f->comp[k];
+  l.has_alpha = f->alpha.bytes != 0;
+  l.alpha = f->alpha;
   l.chroma_shift_x = f->chroma_shift_x;
   l.chroma_shift_y = f->chroma_shift_y;
   l.chroma_width = SubsampledSize(desc.width, f->chroma_shift_x);
@@ -256,6 +259,26 @@ Status CheckFramePair(const FrameView& ref, const FrameView& dist, FrameLayout l
                            SizeText(dist.desc.width, dist.desc.height));
   }
   return Status::Ok();
+}
+
+AlphaPasses PlanAlphaPasses(const FrameLayout layout[2], const bool transparent[2]) {
+  AlphaPasses passes;  // no alpha on the reference: the canonical default, 0.5
+  if (!layout[0].has_alpha) return passes;
+  passes.background[0] = 0.1f;
+  passes.background[1] = 0.9f;
+  passes.count = transparent[0] || transparent[1] ? 2 : 1;
+  return passes;
+}
+
+bool HasTransparency(const FrameLayout& layout, const FrameView& host_frame) {
+  if (!layout.has_alpha) return false;
+  const uint32_t opaque = (1u << layout.bit_depth) - 1;
+  for (int y = 0; y < layout.height; ++y) {
+    for (int x = 0; x < layout.width; ++x) {
+      if (LoadSample(host_frame, layout.alpha, x, y) != opaque) return true;
+    }
+  }
+  return false;
 }
 
 Status WriteRgbPrimePfm(const FrameView& view, const char* path) {
