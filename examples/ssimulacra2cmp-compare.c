@@ -32,6 +32,7 @@
 
 #include "compare_pipeline.h"
 #include "compare_report.h"
+#include "png_check.h"
 
 static const char kElementName[] = "ssimulacra2cmp";
 
@@ -50,22 +51,6 @@ static const char* MetricsFlags(const char* name) {
 static gboolean IsBackend(const char* name) {
   return strcmp(name, "auto") == 0 || strcmp(name, "cpu") == 0 ||
          strcmp(name, "cuda") == 0;
-}
-
-// GStreamer 1.22's pngdec decodes 16-bit RGB PNGs without alpha wrongly
-// (docs/element.md, "Known issue outside the element"), and a score of those
-// pixels would be a wrong number printed as if right. Such a file is
-// recognised from its header (PNG signature, then IHDR: bit depth 16, colour
-// type 2) and refused before any decoding.
-static gboolean IsSixteenBitRgbPng(const char* path) {
-  static const guchar kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  guchar head[26];
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) return FALSE;
-  const size_t got = fread(head, 1, sizeof head, f);
-  fclose(f);
-  return got == sizeof head && memcmp(head, kSignature, 8) == 0 &&
-         memcmp(head + 12, "IHDR", 4) == 0 && head[24] == 16 && head[25] == 2;
 }
 
 // The command line, as parsed.
@@ -112,13 +97,13 @@ static int CheckOptions(const Options* o, int argc, char** argv) {
       fprintf(stderr, "ssimulacra2cmp-compare: %s \"%s\": no such file\n", role, argv[i]);
       return kExitUsage;
     }
-    if (IsSixteenBitRgbPng(argv[i])) {
+    // A score of such a PNG would be a wrong number printed as if right.
+    const char* refusal = PngRefusal(argv[i]);
+    if (refusal != NULL) {
       fprintf(stderr,
-              "ssimulacra2cmp-compare: %s \"%s\" is a 16-bit RGB PNG, which GStreamer "
-              "1.22's pngdec decodes wrongly, so no score would be right; not scored. "
-              "Decode it with another tool (docs/element.md, \"Known issue outside the "
-              "element\").\n",
-              role, argv[i]);
+              "ssimulacra2cmp-compare: %s \"%s\" %s. Not scored: no score would be the "
+              "canonical one (docs/element.md, \"Still images\").\n",
+              role, argv[i], refusal);
       return kExitFailed;
     }
   }
