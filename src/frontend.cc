@@ -272,10 +272,29 @@ AlphaPasses PlanAlphaPasses(const FrameLayout layout[2], const bool transparent[
 
 bool HasTransparency(const FrameLayout& layout, const FrameView& host_frame) {
   if (!layout.has_alpha) return false;
-  const uint32_t opaque = (1u << layout.bit_depth) - 1;
+  // The maximum of 8 and of 16 bits is every byte of the sample 0xFF. The
+  // packed formats' steps (4 or 8 bytes) divide 8, so in 8-byte words of a
+  // row the alpha bytes sit at the same places: a word's alpha bytes are
+  // all 0xFF when the word ANDed with their mask is the mask.
+  const ComponentLayout& a = layout.alpha;
+  uint64_t mask = 0;
+  for (int at = a.offset; at < 8; at += a.step) {
+    for (int b = 0; b < a.bytes; ++b) mask |= uint64_t{0xFF} << (8 * (at + b));
+  }
+  const size_t row_bytes = static_cast<size_t>(layout.width) * a.step;
+  const size_t words = row_bytes / 8;
   for (int y = 0; y < layout.height; ++y) {
-    for (int x = 0; x < layout.width; ++x) {
-      if (LoadSample(host_frame, layout.alpha, x, y) != opaque) return true;
+    const uint8_t* row = host_frame.data[a.plane] + y * host_frame.stride[a.plane];
+    uint64_t all = mask;
+    for (size_t i = 0; i < words; ++i) {
+      uint64_t word;
+      std::memcpy(&word, row + 8 * i, 8);
+      all &= word | ~mask;
+    }
+    if (all != mask) return true;
+    // The pixel of an odd width that a 4-byte step leaves after the words.
+    for (size_t i = words * 8 + a.offset; i < row_bytes; i += a.step) {
+      if (row[i] != 0xFF) return true;
     }
   }
   return false;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "check.h"
 #include "image_io.h"
@@ -107,6 +108,42 @@ void CheckOpaqueAlphaChangesNothing(s2c::CpuReference& cpu, const std::string& d
   S2C_CHECK_SAME_DOUBLE(with, without, "opaque alpha");
 }
 
+// HasTransparency finds one alpha byte below 0xFF anywhere, in every
+// format with alpha, at odd and even widths (its 8-byte words leave a pixel
+// over), and nothing in an opaque frame or a format without alpha.
+void CheckHasTransparency() {
+  using s2c::PixelFormat;
+  for (PixelFormat f : {PixelFormat::kRGBA, PixelFormat::kBGRA, PixelFormat::kARGB,
+                        PixelFormat::kABGR, PixelFormat::kARGB64, PixelFormat::kRGBA64_LE,
+                        PixelFormat::kBGRA64_LE, PixelFormat::kABGR64_LE, PixelFormat::kRGBx}) {
+    for (int w : {9, 10}) {
+      s2c::FrameView v;
+      v.desc.format = f;
+      v.desc.width = w;
+      v.desc.height = 8;
+      s2c::FrameLayout l;
+      S2C_CHECK(s2c::DescribeFormat(v.desc, &l).ok(), "%s", s2c::PixelFormatName(f));
+      const int step = f == PixelFormat::kRGBx || l.bit_depth == 8 ? 4 : 8;
+      v.stride[0] = w * step + 3;
+      std::vector<uint8_t> bytes(v.stride[0] * 8, 0xFF);
+      v.data[0] = bytes.data();
+      S2C_CHECK(!s2c::HasTransparency(l, v), "%s %d: opaque", s2c::PixelFormatName(f), w);
+      if (!l.has_alpha) continue;
+      // Each byte of the alpha of the last pixel of a row, then of the
+      // first, lowered by one.
+      for (int x : {w - 1, 0}) {
+        for (int b = 0; b < l.alpha.bytes; ++b) {
+          uint8_t& at = bytes[5 * v.stride[0] + x * step + l.alpha.offset + b];
+          at = 0xFE;
+          S2C_CHECK(s2c::HasTransparency(l, v), "%s %d: alpha byte %d of pixel (%d, 5)",
+                    s2c::PixelFormatName(f), w, b, x);
+          at = 0xFF;
+        }
+      }
+    }
+  }
+}
+
 // The passes the canonical rule asks for, from the layouts.
 void CheckPlan() {
   s2c::FrameLayout rgb{}, rgba{};
@@ -141,6 +178,7 @@ int main() {
   const std::string dir = S2C_STILLS_DIR;
   s2c::CpuReference cpu(0);
   CheckPlan();
+  CheckHasTransparency();
   CheckCanonicalScores(cpu, dir);
   CheckRampIsNotIgnored(cpu, dir);
   CheckOpaqueAlphaChangesNothing(cpu, dir);
