@@ -11,6 +11,7 @@
 
 #include "compare_pipeline.h"
 #include "compare_report.h"
+#include "png_check.h"
 
 // Seconds of --start, --end and --dist-offset: at most this (about 285
 // years), so that their nanoseconds stay within GStreamer's signed 64-bit
@@ -183,22 +184,6 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
   return rc;
 }
 
-// GStreamer 1.22's pngdec decodes 16-bit RGB PNGs without alpha wrongly
-// (docs/element.md, "Known issue outside the element"), and a score of those
-// pixels would be a wrong number printed as if right. Such a file is
-// recognised from its header (PNG signature, then IHDR: bit depth 16, colour
-// type 2) and refused before any decoding.
-static gboolean IsSixteenBitRgbPng(const char* path) {
-  static const guchar kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  guchar head[26];
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) return FALSE;
-  const size_t got = fread(head, 1, sizeof head, f);
-  fclose(f);
-  return got == sizeof head && memcmp(head, kSignature, 8) == 0 &&
-         memcmp(head + 12, "IHDR", 4) == 0 && head[24] == 16 && head[25] == 2;
-}
-
 static const char* Role(int i) { return i == 0 ? "reference" : "distorted"; }
 
 // The results file is truncated when the element starts, before the inputs
@@ -271,11 +256,12 @@ int CheckInputs(const Options* o) {
   }
   if (!RawInputsDescribed(o) || !ResultsFileIsNoInput(o)) return kExitUsage;
   for (int i = 0; i < 2; ++i) {
-    if (!IsUri(o->inputs[i]) && IsSixteenBitRgbPng(o->inputs[i])) {
-      Complain("%s \"%s\" is a 16-bit RGB PNG, which GStreamer 1.22's pngdec decodes "
-               "wrongly, so no score would be right; not scored. Decode it with another "
-               "tool (docs/element.md, \"Known issue outside the element\").",
-               Role(i), o->inputs[i]);
+    // A score of such a PNG would be a wrong number printed as if right.
+    const char* refusal = IsUri(o->inputs[i]) ? NULL : PngRefusal(o->inputs[i]);
+    if (refusal != NULL) {
+      Complain("%s \"%s\" %s. Not scored: no score would be the canonical one "
+               "(docs/element.md, \"Still images\").",
+               Role(i), o->inputs[i], refusal);
       return kExitFailed;
     }
   }

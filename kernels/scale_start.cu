@@ -15,12 +15,13 @@ namespace {
 
 constexpr int kBlockX = 32, kBlockY = 8;
 
-// Linear RGB of pixel (x, y) of frame `i`, from the samples.
+// Linear RGB of pixel (x, y) of frame `i`, from the samples (alpha blended
+// on the pass's background).
 struct FrameSource {
   PairFrames frames;
   __device__ void Linear(int i, int x, int y, float out[3]) const {
     float rgb[3];
-    RgbPrimeAt(frames.layout[i], frames.view[i], x, y, rgb);
+    RgbPrimeOnBackground(frames.layout[i], frames.view[i], x, y, frames.background, rgb);
     for (int c = 0; c < 3; ++c) out[c] = SrgbToLinear(rgb[c]);
   }
 };

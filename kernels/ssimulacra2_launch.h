@@ -36,10 +36,13 @@ struct BlurPlanes {
   PlaneView p[3][kNumBlurKinds];  // [channel][kind]
 };
 
-// The two frames of a pair as the front end reads them (device pointers).
+// The two frames of a pair as the front end reads them (device pointers),
+// and the background frames with alpha are blended on in this pass
+// (AlphaPasses).
 struct PairFrames {
   FrameLayout layout[2];
   FrameView view[2];
+  float background = 0.5f;
 };
 
 // Scale 0: front end of both frames to linear RGB, straight into positive

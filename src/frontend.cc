@@ -26,6 +26,7 @@ struct FormatInfo {
   int chroma_shift_x;
   int chroma_shift_y;
   ComponentLayout comp[3];  // R', G', B' / Y', Cb, Cr / gray
+  ComponentLayout alpha = {};  // bytes 0 (left out of the row): no alpha
 };
 
 constexpr ComponentLayout C(int plane, int offset, int step, int bytes,
@@ -64,20 +65,20 @@ constexpr FormatInfo kFormats[] = {
     {F::kGray16LE, "GRAY16_LE", kGray, 16, 1, 0, 0, {C(0, 0, 2, 2), C(0, 0, 2, 2), C(0, 0, 2, 2)}},
     {F::kRGB, "RGB", kRgb, 8, 1, 0, 0, {C(0, 0, 3, 1), C(0, 1, 3, 1), C(0, 2, 3, 1)}},
     {F::kBGR, "BGR", kRgb, 8, 1, 0, 0, {C(0, 2, 3, 1), C(0, 1, 3, 1), C(0, 0, 3, 1)}},
-    {F::kRGBA, "RGBA", kRgb, 8, 1, 0, 0, {C(0, 0, 4, 1), C(0, 1, 4, 1), C(0, 2, 4, 1)}},
-    {F::kBGRA, "BGRA", kRgb, 8, 1, 0, 0, {C(0, 2, 4, 1), C(0, 1, 4, 1), C(0, 0, 4, 1)}},
+    {F::kRGBA, "RGBA", kRgb, 8, 1, 0, 0, {C(0, 0, 4, 1), C(0, 1, 4, 1), C(0, 2, 4, 1)}, C(0, 3, 4, 1)},
+    {F::kBGRA, "BGRA", kRgb, 8, 1, 0, 0, {C(0, 2, 4, 1), C(0, 1, 4, 1), C(0, 0, 4, 1)}, C(0, 3, 4, 1)},
     {F::kRGBx, "RGBx", kRgb, 8, 1, 0, 0, {C(0, 0, 4, 1), C(0, 1, 4, 1), C(0, 2, 4, 1)}},
     {F::kBGRx, "BGRx", kRgb, 8, 1, 0, 0, {C(0, 2, 4, 1), C(0, 1, 4, 1), C(0, 0, 4, 1)}},
     {F::kxRGB, "xRGB", kRgb, 8, 1, 0, 0, {C(0, 1, 4, 1), C(0, 2, 4, 1), C(0, 3, 4, 1)}},
     {F::kxBGR, "xBGR", kRgb, 8, 1, 0, 0, {C(0, 3, 4, 1), C(0, 2, 4, 1), C(0, 1, 4, 1)}},
-    {F::kARGB, "ARGB", kRgb, 8, 1, 0, 0, {C(0, 1, 4, 1), C(0, 2, 4, 1), C(0, 3, 4, 1)}},
-    {F::kABGR, "ABGR", kRgb, 8, 1, 0, 0, {C(0, 3, 4, 1), C(0, 2, 4, 1), C(0, 1, 4, 1)}},
+    {F::kARGB, "ARGB", kRgb, 8, 1, 0, 0, {C(0, 1, 4, 1), C(0, 2, 4, 1), C(0, 3, 4, 1)}, C(0, 0, 4, 1)},
+    {F::kABGR, "ABGR", kRgb, 8, 1, 0, 0, {C(0, 3, 4, 1), C(0, 2, 4, 1), C(0, 1, 4, 1)}, C(0, 0, 4, 1)},
     // ARGB64 is native endian in GStreamer; the library assumes a
     // little-endian host (x86-64, aarch64), where it is ARGB64_LE.
-    {F::kARGB64, "ARGB64", kRgb, 16, 1, 0, 0, {C(0, 2, 8, 2), C(0, 4, 8, 2), C(0, 6, 8, 2)}},
-    {F::kRGBA64_LE, "RGBA64_LE", kRgb, 16, 1, 0, 0, {C(0, 0, 8, 2), C(0, 2, 8, 2), C(0, 4, 8, 2)}},
-    {F::kBGRA64_LE, "BGRA64_LE", kRgb, 16, 1, 0, 0, {C(0, 4, 8, 2), C(0, 2, 8, 2), C(0, 0, 8, 2)}},
-    {F::kABGR64_LE, "ABGR64_LE", kRgb, 16, 1, 0, 0, {C(0, 6, 8, 2), C(0, 4, 8, 2), C(0, 2, 8, 2)}},
+    {F::kARGB64, "ARGB64", kRgb, 16, 1, 0, 0, {C(0, 2, 8, 2), C(0, 4, 8, 2), C(0, 6, 8, 2)}, C(0, 0, 8, 2)},
+    {F::kRGBA64_LE, "RGBA64_LE", kRgb, 16, 1, 0, 0, {C(0, 0, 8, 2), C(0, 2, 8, 2), C(0, 4, 8, 2)}, C(0, 6, 8, 2)},
+    {F::kBGRA64_LE, "BGRA64_LE", kRgb, 16, 1, 0, 0, {C(0, 4, 8, 2), C(0, 2, 8, 2), C(0, 0, 8, 2)}, C(0, 6, 8, 2)},
+    {F::kABGR64_LE, "ABGR64_LE", kRgb, 16, 1, 0, 0, {C(0, 6, 8, 2), C(0, 4, 8, 2), C(0, 2, 8, 2)}, C(0, 0, 8, 2)},
 };
 
 constexpr int kNumFormats = static_cast<int>(sizeof(kFormats) / sizeof(kFormats[0]));
@@ -190,6 +191,8 @@ Status DescribeFormat(const FrameDesc& desc, FrameLayout* out) {
   l.bit_depth = f->bit_depth;
   l.num_planes = f->num_planes;
   for (int k = 0; k < 3; ++k) l.comp[k] = f->comp[k];
+  l.has_alpha = f->alpha.bytes != 0;
+  l.alpha = f->alpha;
   l.chroma_shift_x = f->chroma_shift_x;
   l.chroma_shift_y = f->chroma_shift_y;
   l.chroma_width = SubsampledSize(desc.width, f->chroma_shift_x);
@@ -256,6 +259,45 @@ Status CheckFramePair(const FrameView& ref, const FrameView& dist, FrameLayout l
                            SizeText(dist.desc.width, dist.desc.height));
   }
   return Status::Ok();
+}
+
+AlphaPasses PlanAlphaPasses(const FrameLayout layout[2], const bool transparent[2]) {
+  AlphaPasses passes;  // no alpha on the reference: the canonical default, 0.5
+  if (!layout[0].has_alpha) return passes;
+  passes.background[0] = 0.1f;
+  passes.background[1] = 0.9f;
+  passes.count = transparent[0] || transparent[1] ? 2 : 1;
+  return passes;
+}
+
+bool HasTransparency(const FrameLayout& layout, const FrameView& host_frame) {
+  if (!layout.has_alpha) return false;
+  // The maximum of 8 and of 16 bits is every byte of the sample 0xFF. The
+  // packed formats' steps (4 or 8 bytes) divide 8, so in 8-byte words of a
+  // row the alpha bytes sit at the same places: a word's alpha bytes are
+  // all 0xFF when the word ANDed with their mask is the mask.
+  const ComponentLayout& a = layout.alpha;
+  uint64_t mask = 0;
+  for (int at = a.offset; at < 8; at += a.step) {
+    for (int b = 0; b < a.bytes; ++b) mask |= uint64_t{0xFF} << (8 * (at + b));
+  }
+  const size_t row_bytes = static_cast<size_t>(layout.width) * a.step;
+  const size_t words = row_bytes / 8;
+  for (int y = 0; y < layout.height; ++y) {
+    const uint8_t* row = host_frame.data[a.plane] + y * host_frame.stride[a.plane];
+    uint64_t all = mask;
+    for (size_t i = 0; i < words; ++i) {
+      uint64_t word;
+      std::memcpy(&word, row + 8 * i, 8);
+      all &= word | ~mask;
+    }
+    if (all != mask) return true;
+    // The pixel of an odd width that a 4-byte step leaves after the words.
+    for (size_t i = words * 8 + a.offset; i < row_bytes; i += a.step) {
+      if (row[i] != 0xFF) return true;
+    }
+  }
+  return false;
 }
 
 Status WriteRgbPrimePfm(const FrameView& view, const char* path) {

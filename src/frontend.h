@@ -54,9 +54,32 @@ Status DescribeFrame(const FrameView& view, FrameLayout* out);
 // have the same size. What the CPU backend checks before it accepts a pair.
 Status CheckFramePair(const FrameView& ref, const FrameView& dist, FrameLayout layout[2]);
 
+// The canonical tool's rule for alpha (frontend.md, 8): the grey
+// backgrounds a pair is scored on, one full comparison each, every frame
+// with alpha blended on the pass's background; the pair's result is the
+// first pass's unless the second scores lower (the tool's std::min).
+struct AlphaPasses {
+  int count = 1;
+  float background[2] = {0.5f, 0.5f};
+};
+
+// From the pair's layouts: a reference with alpha is scored on 0.1 and on
+// 0.9; without, on 0.5 once (only a distorted frame with alpha is blended).
+// `transparent[i]` says whether frame i may have an alpha sample below its
+// maximum (HasTransparency of a host frame; has_alpha of a device frame,
+// which is not read): where neither frame has one, every blend is the
+// identity and a reference with alpha needs one pass, not two.
+AlphaPasses PlanAlphaPasses(const FrameLayout layout[2], const bool transparent[2]);
+
+// Whether a host frame DescribeFrame accepted has alpha and a sample of it
+// below the maximum code (every blend of a maximum, 1.0f, gives the colour
+// back unchanged).
+bool HasTransparency(const FrameLayout& layout, const FrameView& host_frame);
+
 // Debug hook: writes the front end's R'G'B' of a host frame, the exact
 // floats layer 1 receives before sRGB-to-linear, as a colour PFM
-// (little-endian, scale -1.0, rows bottom to top).
+// (little-endian, scale -1.0, rows bottom to top). Alpha is not applied: a
+// frame with alpha is written as its colour samples alone.
 Status WriteRgbPrimePfm(const FrameView& view, const char* path);
 
 }  // namespace s2c

@@ -177,12 +177,32 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
                              Result* out, PlaneObserver* observer) {
   FrameLayout layout[2];
   S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
+  if (ws_->width != ref.desc.width || ws_->height != ref.desc.height) {
+    ws_->Allocate(ref.desc.width, ref.desc.height);
+  }
+  const FrameView* const frames[2] = {&ref, &dist};
+  const bool transparent[2] = {HasTransparency(layout[0], ref),
+                               HasTransparency(layout[1], dist)};
+  const AlphaPasses passes = PlanAlphaPasses(layout, transparent);
+  for (int p = 0; p < passes.count; ++p) {
+    Subscores sub;
+    ComparePass(frames, layout, passes.background[p], &sub, observer);
+    const double score = sub.Score();
+    // std::min(first, second) keeps the first unless the second is lower.
+    if (p == 0 || score < out->score) {
+      out->subscores = sub;
+      out->score = score;
+    }
+  }
+  return Status::Ok();
+}
+
+void CpuReference::ComparePass(const FrameView* const frames[2], const FrameLayout layout[2],
+                               float background, Subscores* out, PlaneObserver* observer) {
   Workspace& ws = *ws_;
-  int w = ref.desc.width, h = ref.desc.height;
-  if (ws.width != w || ws.height != h) ws.Allocate(w, h);
+  int w = layout[0].width, h = layout[0].height;
   ThreadPool* pool = pool_.get();
   const RecursiveGaussian& rg = Sigma15Gaussian();
-  const FrameView* frames[2] = {&ref, &dist};
   // Linear RGB of the current scale, and where the next one goes.
   HostPlane* linear[2][3];
   HostPlane* next[2][3];
@@ -198,19 +218,20 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
     if (observer) observer->OnPlane(stage, scale, image, c, p.View());
   };
 
-  // Front end: R'G'B' of each pixel, then the canonical sRGB decoding.
+  // Front end: R'G'B' of each pixel (alpha blended on the background), then
+  // the canonical sRGB decoding.
   for (int i = 0; i < 2; ++i) {
     PlaneView lin[3] = {linear[i][0]->View(), linear[i][1]->View(), linear[i][2]->View()};
     ForRows(pool, h, [&](int y) {
       for (int x = 0; x < w; ++x) {
         float rgb[3];
-        RgbPrimeAt(layout[i], *frames[i], x, y, rgb);
+        RgbPrimeOnBackground(layout[i], *frames[i], x, y, background, rgb);
         for (int c = 0; c < 3; ++c) lin[c].Row(y)[x] = SrgbToLinear(rgb[c]);
       }
     });
   }
 
-  Subscores& sub = out->subscores;
+  Subscores& sub = *out;
   sub = Subscores();
   for (int scale = 0; scale < kNumScales; ++scale) {
     // The canonical loop tests the size of the previous scale.
@@ -290,8 +311,6 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
     NormsFromSums(sums, w, h, &sub.scale[scale]);
     sub.num_scales = scale + 1;
   }
-  out->score = sub.Score();
-  return Status::Ok();
 }
 
 }  // namespace s2c

@@ -13,6 +13,7 @@
 #include "image.h"
 #include "status.h"
 #include "steps/frame.h"
+#include "steps/frame_layout.h"
 #include "subscores.h"
 
 namespace s2c {
@@ -51,12 +52,20 @@ class CpuReference {
 
   // Scores `dist` against `ref`. Both frames are in host memory and must
   // have the same size (at least kMinSide on each side); their formats may
-  // differ. Buffers are kept between calls of the same size.
+  // differ. Frames with alpha are scored as the canonical tool scores them
+  // (PlanAlphaPasses): a pass per background, the observer sees each. Sets
+  // out->subscores and out->score. Buffers are kept between calls of the
+  // same size.
   Status Compare(const FrameView& ref, const FrameView& dist, Result* out,
                  PlaneObserver* observer = nullptr);
 
  private:
   struct Workspace;
+  // One pass of Compare: the whole metric, frames with alpha blended on
+  // `background`.
+  void ComparePass(const FrameView* const frames[2], const FrameLayout layout[2],
+                   float background, Subscores* sub, PlaneObserver* observer);
+
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<Workspace> ws_;
 };

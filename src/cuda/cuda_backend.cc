@@ -214,6 +214,17 @@ class CudaBackendImpl : public CudaBackend {
       S2C_RETURN_IF_ERROR(DescribeFrame(*views[i], &frames->layout[i]));
       frames->view[i] = *views[i];
     }
+    if (metrics_ & kMetricSsimulacra2) {
+      // Host frames are read for an alpha below the maximum, which a second
+      // pass needs; device frames with alpha are taken to have one.
+      bool transparent[2];
+      for (int i = 0; i < 2; ++i) {
+        transparent[i] = memory == MemoryKind::kHost
+                             ? HasTransparency(frames->layout[i], *views[i])
+                             : frames->layout[i].has_alpha;
+      }
+      slot.alpha = PlanAlphaPasses(frames->layout, transparent);
+    }
     if (metrics_ & kMetricSsim) {
       S2C_RETURN_IF_ERROR(CheckSsimFormat(frames->layout[0], frames->layout[1]));
       S2C_RETURN_IF_ERROR(slot.ssim.Prepare(frames->layout[0], ref.desc.pixel_aspect));
@@ -318,29 +329,53 @@ class CudaBackendImpl : public CudaBackend {
     return Status::Ok();
   }
 
-  // SSIMULACRA 2 on the slot's stream: the scale-0 front end (it reads this
-  // pair's frames), then the rest, which reads only the slot's buffers and
-  // is the same for every pair of this size: replayed as one CUDA graph
-  // (use_graphs), or enqueued call by call when stage events are recorded or
-  // planes observed. With an observer, waits after each stage and hands the
-  // planes over (debug only).
+  // SSIMULACRA 2 on the slot's stream, once per background of slot.alpha:
+  // the scale-0 front end (it reads this pair's frames), then the rest,
+  // which reads only the slot's buffers and is the same for every pair of
+  // this size: replayed as one CUDA graph (use_graphs), or enqueued call by
+  // call when stage events are recorded or planes observed. With an
+  // observer, waits after each stage and hands the planes over (debug only).
   Status EnqueueSsimulacra2(PairSlot& slot, const PairFrames& frames, PlaneObserver* observer) {
     const Pyramid pyr(width_, height_);
-    S2C_RETURN_IF_ERROR(EnqueueFrontEnd(slot, pyr, frames, observer));
-    bool replay = graphs_usable_ && !slot.timed && observer == nullptr;
-    if (replay && slot.after_front_end.get() == nullptr &&
-        !RecordAfterFrontEnd(slot, pyr, options_.sum_mode).ok()) {
-      // Graphs are an optimisation: where recording fails, pairs go call by
-      // call from now on, and a device fault shows up in those calls.
-      graphs_usable_ = replay = false;
-      cudaGetLastError();  // the failed capture's error, if it is not sticky
-    }
-    if (replay) {
-      S2C_CUDA_TRY(cudaGraphLaunch(slot.after_front_end.get(), slot.stream));
-    } else {
-      S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, options_.sum_mode, observer));
+    for (int p = 0; p < slot.alpha.count; ++p) {
+      PairFrames pass = frames;
+      pass.background = slot.alpha.background[p];
+      S2C_RETURN_IF_ERROR(EnqueueFrontEnd(slot, pyr, pass, observer));
+      bool replay = graphs_usable_ && !slot.timed && observer == nullptr;
+      if (replay && slot.after_front_end.get() == nullptr &&
+          !RecordAfterFrontEnd(slot, pyr, options_.sum_mode).ok()) {
+        // Graphs are an optimisation: where recording fails, pairs go call
+        // by call from now on, and a device fault shows up in those calls.
+        graphs_usable_ = replay = false;
+        cudaGetLastError();  // the failed capture's error, if it is not sticky
+      }
+      if (replay) {
+        S2C_CUDA_TRY(cudaGraphLaunch(slot.after_front_end.get(), slot.stream));
+      } else {
+        S2C_RETURN_IF_ERROR(EnqueueAfterFrontEnd(slot, pyr, options_.sum_mode, observer));
+      }
+      if (p == 0 && slot.alpha.count == 2) {
+        // The second pass writes over the sums and their pinned copy.
+        double* first = reinterpret_cast<double*>(slot.host_sums.get()) + kFirstPassSumsOffset;
+        S2C_CUDA_TRY(cudaMemcpyAsync(first, slot.d_sums,
+                                     pyr.num_scales * kSumsPerScale * sizeof(double),
+                                     cudaMemcpyDeviceToHost, slot.stream));
+      }
     }
     return Status::Ok();
+  }
+
+  // The norms and score of one pass from its sums in the pinned results.
+  static void ScoreFromSums(const double* all, const Pyramid& pyr, Subscores* sub,
+                            double* score) {
+    *sub = Subscores();
+    for (int s = 0; s < pyr.num_scales; ++s) {
+      double sums[kNumChannels][6];
+      std::memcpy(sums, all + s * kSumsPerScale, sizeof(sums));
+      NormsFromSums(sums, pyr.w[s], pyr.h[s], &sub->scale[s]);
+      sub->num_scales = s + 1;
+    }
+    *score = sub->Score();
   }
 
   void FinishResult(const PairSlot& slot, Result* out) const {
@@ -349,15 +384,17 @@ class CudaBackendImpl : public CudaBackend {
     if (metrics_ & kMetricSsim) out->ssim = slot.ssim.Finish(all + kSsimSumsOffset);
     if (!(metrics_ & kMetricSsimulacra2)) return;
     const Pyramid pyr(width_, height_);
-    Subscores& sub = out->subscores;
-    sub = Subscores();
-    for (int s = 0; s < pyr.num_scales; ++s) {
-      double sums[kNumChannels][6];
-      std::memcpy(sums, all + s * kSumsPerScale, sizeof(sums));
-      NormsFromSums(sums, pyr.w[s], pyr.h[s], &sub.scale[s]);
-      sub.num_scales = s + 1;
+    ScoreFromSums(all, pyr, &out->subscores, &out->score);
+    if (slot.alpha.count == 2) {
+      Subscores first;
+      double first_score = 0.0;
+      ScoreFromSums(all + kFirstPassSumsOffset, pyr, &first, &first_score);
+      // std::min(first, second) keeps the first unless the second is lower.
+      if (!(out->score < first_score)) {
+        out->subscores = first;
+        out->score = first_score;
+      }
     }
-    out->score = sub.Score();
   }
 
   // Waits for every stream a slot's pair may have work on.

@@ -20,9 +20,12 @@
 namespace s2c {
 
 constexpr int kSumsPerScale = 18;  // 3 channels x 6 terms
-// The pinned results: the scales' sums, then SSIM's three planes' sums.
+// The pinned results: the scales' sums (of the last pass), SSIM's three
+// planes' sums, then the first pass's sums of a pair scored on two
+// backgrounds (AlphaPasses).
 constexpr int kSsimSumsOffset = kNumScales * kSumsPerScale;
-constexpr int kHostSums = kSsimSumsOffset + 3;
+constexpr int kFirstPassSumsOffset = kSsimSumsOffset + 3;
+constexpr int kHostSums = kFirstPassSumsOffset + kNumScales * kSumsPerScale;
 
 // Sizes of the pyramid for a frame size: the canonical loop's scales.
 struct Pyramid {
@@ -80,6 +83,7 @@ struct PairSlot {
   cudaEvent_t ssim_done = nullptr;
   uint64_t tag = 0;
   bool timed = false;
+  AlphaPasses alpha;  // the backgrounds this pair is scored on
 };
 
 // Streams, events and the pinned results buffer; DestroySlot waits for the

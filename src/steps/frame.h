@@ -26,7 +26,8 @@ enum class PixelFormat : int {
   kP010_10LE, kP012_LE, kP016_LE,
   // Gray (full range, R = G = B)
   kGray8, kGray16LE,
-  // Packed RGB, 8 bit; x and A are ignored
+  // Packed RGB, 8 bit; x is padding, A is blended as the canonical tool
+  // blends it (docs/frontend.md, 8)
   kRGB, kBGR, kRGBA, kBGRA, kRGBx, kBGRx, kxRGB, kxBGR, kARGB, kABGR,
   // Packed RGB, 16 bit (ARGB64 is what pngdec gives for 16-bit PNGs)
   kARGB64, kRGBA64_LE, kBGRA64_LE, kABGR64_LE,

@@ -35,6 +35,10 @@ struct FrameLayout {
   // [0..2] = R', G', B' for RGB; Y', Cb, Cr for YUV; gray: all three the
   // same luma component.
   ComponentLayout comp[3];
+  // Packed RGB with alpha (RGBA, ARGB64, ...): where A lives, normalised as
+  // R', G' and B' are (frontend.md, 8). x (padding) is not alpha.
+  bool has_alpha;
+  ComponentLayout alpha;
   // log2 of the chroma subsampling (YUV only; 0 otherwise).
   int chroma_shift_x;
   int chroma_shift_y;

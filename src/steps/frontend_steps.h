@@ -120,6 +120,28 @@ S2C_HD void RgbPrimeAt(const FrameLayout& l, const FrameView& view, int x,
   rgb[2] = ClampUnit(luma + l.cb_b * cb);
 }
 
+// The alpha sample of pixel (x, y) of a frame with alpha, in [0, 1]: the
+// canonical tool normalises it as it does the colour samples.
+S2C_HD float AlphaAt(const FrameLayout& l, const FrameView& view, int x, int y) {
+  return NormaliseSample(LoadSample(view, l.alpha, x, y), l.luma_offset, l.luma_scale);
+}
+
+// frontend.md, 8: the canonical tool's blend of one sRGB-encoded value on a
+// grey background, two products and a sum, unfused.
+S2C_HD float BlendOnBackground(float alpha, float value, float background) {
+  return alpha * value + (1.0f - alpha) * background;
+}
+
+// The R'G'B' of pixel (x, y) that layer 1 takes: the front end's, blended
+// on `background` when the frame has alpha.
+S2C_HD void RgbPrimeOnBackground(const FrameLayout& l, const FrameView& view, int x,
+                                 int y, float background, float rgb[3]) {
+  RgbPrimeAt(l, view, x, y, rgb);
+  if (!l.has_alpha) return;
+  const float alpha = AlphaAt(l, view, x, y);
+  for (int k = 0; k < 3; ++k) rgb[k] = BlendOnBackground(alpha, rgb[k], background);
+}
+
 }  // namespace s2c
 
 #endif  // S2C_FRONTEND_STEPS_H_

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Test and tool support: images held in host memory as frames the metric
 // library reads. PPM (P6, 8 or 16 bit) is read directly; 8-bit data becomes
-// RGB, 16-bit data RGBA64_LE (alpha set to opaque, and ignored anyway).
+// RGB, 16-bit data RGBA64_LE (alpha set to opaque).
 #ifndef S2C_TESTS_IMAGE_IO_H_
 #define S2C_TESTS_IMAGE_IO_H_
 

@@ -104,13 +104,17 @@ bool ReadPng(const std::string& path, HostImage* out, std::string* error) {
     }
     pos += 12 + length;
   }
-  if ((depth != 8 && depth != 16) || (colour_type != 2 && colour_type != 6) ||
-      interlace != 0 || width == 0 || height == 0 || width > 65535 || height > 65535) {
-    *error = path + ": only non-interlaced 8/16-bit RGB or RGBA PNGs are supported";
+  if ((depth != 8 && depth != 16) ||
+      (colour_type != 2 && colour_type != 4 && colour_type != 6) || interlace != 0 ||
+      width == 0 || height == 0 || width > 65535 || height > 65535) {
+    *error = path + ": only non-interlaced 8/16-bit RGB, RGBA or grey-with-alpha PNGs"
+                    " are supported";
     return false;
   }
 
-  const size_t channels = colour_type == 6 ? 4 : 3;
+  const bool grey = colour_type == 4;
+  const bool alpha = colour_type != 2;
+  const size_t channels = grey ? 2 : alpha ? 4 : 3;
   const size_t bytes = depth / 8;
   const size_t bpp = channels * bytes;
   const size_t row = width * bpp;
@@ -129,26 +133,24 @@ bool ReadPng(const std::string& path, HostImage* out, std::string* error) {
   out->desc = FrameDesc();
   out->desc.width = static_cast<int>(width);
   out->desc.height = static_cast<int>(height);
-  if (bytes == 1) {
-    out->desc.format = channels == 4 ? PixelFormat::kRGBA : PixelFormat::kRGB;
-    out->stride = static_cast<ptrdiff_t>(row);
-    out->bytes.resize(row * height);
-    for (size_t y = 0; y < height; ++y) {
-      std::memcpy(&out->bytes[y * row], &data[y * (row + 1) + 1], row);
-    }
-    return true;
-  }
-  // PNG stores 16-bit samples big endian; RGBA64_LE is little endian.
-  out->desc.format = PixelFormat::kRGBA64_LE;
-  out->stride = static_cast<ptrdiff_t>(width) * 8;
-  out->bytes.assign(static_cast<size_t>(out->stride) * height, 0xff);
+  out->desc.format = bytes == 2 ? PixelFormat::kRGBA64_LE
+                     : alpha    ? PixelFormat::kRGBA
+                                : PixelFormat::kRGB;
+  const size_t out_channels = bytes == 2 || alpha ? 4 : 3;
+  out->stride = static_cast<ptrdiff_t>(width * out_channels * bytes);
+  out->bytes.assign(static_cast<size_t>(out->stride) * height, 0xff);  // opaque
   for (size_t y = 0; y < height; ++y) {
     const uint8_t* src = &data[y * (row + 1) + 1];
     uint8_t* dst = &out->bytes[y * out->stride];
     for (size_t x = 0; x < width; ++x) {
-      for (size_t c = 0; c < channels; ++c) {
-        dst[x * 8 + c * 2 + 0] = src[(x * channels + c) * 2 + 1];
-        dst[x * 8 + c * 2 + 1] = src[(x * channels + c) * 2 + 0];
+      for (size_t c = 0; c < (alpha ? 4u : 3u); ++c) {
+        // Grey goes to R, G and B, as pngdec gives grey with alpha.
+        const size_t from = c == 3 ? channels - 1 : grey ? 0 : c;
+        // PNG stores 16-bit samples big endian; RGBA64_LE is little endian.
+        const uint8_t* sample = src + (x * channels + from) * bytes;
+        for (size_t b = 0; b < bytes; ++b) {
+          dst[(x * out_channels + c) * bytes + b] = sample[bytes - 1 - b];
+        }
       }
     }
   }

@@ -5,8 +5,9 @@
 // blurred planes) is equal bit for bit, and so are the 108 sub-scores and
 // the score; identical frames give exactly 100; host and device memory input
 // and several pairs in flight give the same bits, whether Submit replays
-// the pipeline as CUDA graphs or enqueues it call by call; the shared test images
-// give the canonical scores. `--quick` runs small sizes only (for
+// the pipeline as CUDA graphs or enqueues it call by call; frames with alpha
+// are scored on the same backgrounds; the shared test images give the
+// canonical scores. `--quick` runs small sizes only (for
 // compute-sanitizer). Exits 77 without a CUDA device.
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "check.h"
@@ -36,20 +38,39 @@ using s2c::test::MakeFrame;
 using s2c::test::Placement;
 using s2c::test::PlacedFrame;
 
-using PlaneKey = std::tuple<int, int, int, int>;  // stage, scale, image, channel
+// stage, scale, image, channel, and the pass (a pair with alpha is scored
+// on two backgrounds, each pass handing over every plane).
+using PlaneKey = std::tuple<int, int, int, int, int>;
+
+// Which pass a plane belongs to: the number of times its stage, scale,
+// image and channel came before.
+class PassCounter {
+ public:
+  PlaneKey Key(s2c::Stage stage, int scale, int image, int channel) {
+    const auto plane = std::make_tuple(static_cast<int>(stage), scale, image, channel);
+    const int pass = seen_[plane]++;
+    return PlaneKey(static_cast<int>(stage), scale, image, channel, pass);
+  }
+
+ private:
+  std::map<std::tuple<int, int, int, int>, int> seen_;
+};
 
 // Records the CPU's planes.
 class Recorder : public s2c::PlaneObserver {
  public:
   void OnPlane(s2c::Stage stage, int scale, int image, int channel,
                const s2c::PlaneView& p) override {
-    std::vector<float>& v = planes[PlaneKey(static_cast<int>(stage), scale, image, channel)];
+    std::vector<float>& v = planes[passes_.Key(stage, scale, image, channel)];
     v.resize(static_cast<size_t>(p.width) * p.height);
     for (int y = 0; y < p.height; ++y) {
       std::memcpy(&v[static_cast<size_t>(y) * p.width], p.Row(y), p.width * sizeof(float));
     }
   }
   std::map<PlaneKey, std::vector<float>> planes;
+
+ private:
+  PassCounter passes_;
 };
 
 // Compares the GPU's planes with the recorded ones as they arrive.
@@ -59,7 +80,7 @@ class Comparer : public s2c::PlaneObserver {
   void OnPlane(s2c::Stage stage, int scale, int image, int channel,
                const s2c::PlaneView& p) override {
     ++seen;
-    const auto it = cpu_.planes.find(PlaneKey(static_cast<int>(stage), scale, image, channel));
+    const auto it = cpu_.planes.find(passes_.Key(stage, scale, image, channel));
     S2C_CHECK(it != cpu_.planes.end(), "%s: unexpected plane", what_.c_str());
     if (it == cpu_.planes.end()) return;
     const std::vector<float>& ref = it->second;
@@ -83,6 +104,7 @@ class Comparer : public s2c::PlaneObserver {
  private:
   const Recorder& cpu_;
   std::string what_;
+  PassCounter passes_;
 };
 
 void CheckSameResult(const s2c::Result& cpu, const s2c::Result& gpu,
@@ -197,6 +219,54 @@ void CheckColorimetry(Env& env) {
   const Frame ref = MakeFrame(PixelFormat::kNV12, 64, 40, 7, 0);
   const Frame dist = MakeFrame(PixelFormat::kBGRA, 64, 40, 8, 3);
   CheckPair(env, ref, dist, true, "mixed NV12 vs BGRA");
+}
+
+// A frame whose alpha is a ramp from transparent (left) to opaque, or
+// opaque everywhere.
+Frame WithAlpha(Frame f, bool ramp) {
+  s2c::FrameLayout l;
+  if (!s2c::DescribeFrame(f.View(), &l).ok() || !l.has_alpha) return f;
+  const uint32_t max = (1u << l.bit_depth) - 1;
+  for (int y = 0; y < l.height; ++y) {
+    for (int x = 0; x < l.width; ++x) {
+      const uint32_t a = ramp ? static_cast<uint32_t>(uint64_t{max} * x / (l.width - 1)) : max;
+      uint8_t* at = f.planes[0].data() + y * f.stride[0] + x * l.alpha.step + l.alpha.offset;
+      for (int b = 0; b < l.alpha.bytes; ++b) at[b] = static_cast<uint8_t>(a >> (8 * b));
+    }
+  }
+  return f;
+}
+
+// The canonical alpha rule (frontend.md, 8): a reference with alpha on two
+// backgrounds, a distorted frame with alpha alone on one, planes of both
+// passes compared; host and device memory; opaque alpha, which the CPU
+// scores in one pass and the GPU, from device memory, in two.
+void CheckAlpha(Env& env) {
+  const int w = 75, h = 41;
+  const Frame rgba = WithAlpha(MakeFrame(PixelFormat::kRGBA, w, h, 40, 0), true);
+  const Frame argb64 = WithAlpha(MakeFrame(PixelFormat::kARGB64, w, h, 41, 8), true);
+  const Frame bgra = WithAlpha(MakeFrame(PixelFormat::kBGRA, w, h, 42, 5), true);
+  const Frame opaque_bgra = WithAlpha(MakeFrame(PixelFormat::kBGRA, w, h, 42, 5), false);
+  const Frame rgb = MakeFrame(PixelFormat::kRGB, w, h, 43, 6);
+  CheckPair(env, rgba, argb64, true, "alpha: both frames");
+  CheckPair(env, rgba, rgb, true, "alpha: reference only");
+  CheckPair(env, rgb, bgra, true, "alpha: distorted only");
+  CheckPair(env, opaque_bgra, rgba, true, "alpha: opaque reference");
+  const std::pair<const Frame*, const Frame*> device_pairs[] = {
+      {&rgba, &argb64}, {&opaque_bgra, &rgb}};
+  for (const auto& pair : device_pairs) {
+    const PlacedFrame a(*pair.first, Placement::kDevice), b(*pair.second, Placement::kDevice);
+    s2c::Result cpu, gpu;
+    bool ready = false;
+    uint64_t tag = 0;
+    S2C_CHECK(env.gpu->Configure(w, h).ok() &&
+                  env.gpu->Submit(a.view, b.view, s2c::MemoryKind::kDevice, 3).ok() &&
+                  env.gpu->CollectOldest(true, &ready, &tag, &gpu).ok() && ready,
+              "alpha from device memory");
+    env.cpu.Compare(pair.first->View(), pair.second->View(), &cpu);
+    CheckSameResult(cpu, gpu, std::string("alpha from device memory, ") +
+                                  s2c::PixelFormatName(pair.first->desc.format));
+  }
 }
 
 void CheckIdentical(Env& env) {
@@ -380,6 +450,7 @@ int main(int argc, char** argv) {
   CheckDriverContext(env);
   CheckIdentical(env);
   CheckInFlight(env);
+  CheckAlpha(env);
   CheckColorimetry(env);
   CheckFormats(env, quick);
   CheckSizes(env, quick);
