@@ -145,13 +145,14 @@ void Blur(ThreadPool* pool, const RecursiveGaussian& rg, const In& in,
 // (the exactness contract's order), so the additions run on one thread; the
 // terms they add, where the divisions are, are computed on the pool first,
 // kTermRows rows at a time, into `terms`. Adding a stored double is adding
-// the same double, so the sums are those of the plain loop.
+// the same double, so the sums are those of the plain loop. A cancelled
+// comparison stops between row blocks (its sums are never used).
 void SumChannel(ThreadPool* pool, const PlaneView& x1, const PlaneView& x2,
                 const PlaneView& mu1, const PlaneView& mu2, const PlaneView& s11,
                 const PlaneView& s22, const PlaneView& s12, double* terms, double sums[6]) {
   const int w = x1.width, h = x1.height;
   double s[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  for (int y0 = 0; y0 < h; y0 += kTermRows) {
+  for (int y0 = 0; y0 < h && !pool->cancelled(); y0 += kTermRows) {
     const int rows = std::min(kTermRows, h - y0);
     pool->Run(rows, [&](int r) {
       const int y = y0 + r;
@@ -209,9 +210,12 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
     });
   }
 
+  // Once the pool is cancelled its Run calls do nothing, and the checks
+  // between stages return before anything else is computed.
   Subscores& sub = out->subscores;
   sub = Subscores();
   for (int scale = 0; scale < kNumScales; ++scale) {
+    if (pool->cancelled()) return Cancelled();
     // The canonical loop tests the size of the previous scale.
     if (w < kMinSide || h < kMinSide) break;
     if (scale > 0) {
@@ -265,6 +269,7 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
     }
     double sums[kNumChannels][6] = {};
     for (int c = 0; c < 3; ++c) {
+      if (pool->cancelled()) return Cancelled();
       const PlaneView x1 = ws.xyb[0][c].View(), x2 = ws.xyb[1][c].View();
       const PlaneView tmp = ws.horizontal.View();
       auto plane = [](const PlaneView& a) {
@@ -289,6 +294,7 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
     NormsFromSums(sums, w, h, &sub.scale[scale]);
     sub.num_scales = scale + 1;
   }
+  if (pool->cancelled()) return Cancelled();
   out->score = sub.Score();
   return Status::Ok();
 }
