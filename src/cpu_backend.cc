@@ -71,8 +71,9 @@ class CpuBackend : public Backend {
   }
 
   // Refuses a size whose planes do not fit in the memory available now,
-  // before anything is allocated (the worker allocates at the first pair).
-  // Called with nothing in flight.
+  // before anything is allocated, then allocates them: the worker's first
+  // pair of the size, which a flush may abandon, does not have to. Called
+  // with nothing in flight, so the worker does not use the reference.
   Status Configure(int width, int height) override {
     S2C_RETURN_IF_ERROR(CheckFrameSize(width, height));
     const double needed =
@@ -84,6 +85,15 @@ class CpuBackend : public Backend {
                     "frames of " + SizeText(width, height) + " need " + MiB(needed) +
                         " MiB of host memory for the CPU backend but only " +
                         MiB(available) + " MiB are available");
+    }
+    if (metrics_ & kMetricSsimulacra2) {
+      try {
+        reference_.Reserve(width, height);
+      } catch (const std::bad_alloc&) {
+        return Status(StatusCode::kOutOfMemory,
+                      "out of host memory for the CPU backend's " + MiB(needed) +
+                          " MiB of planes for " + SizeText(width, height) + " frames");
+      }
     }
     width_ = width;
     height_ = height;
@@ -230,7 +240,7 @@ class CpuBackend : public Backend {
   // Set (under mutex_) to stop the pair being scored: the pool's cancel
   // flag. Declared before the reference, whose pool reads it.
   std::atomic<bool> abandon_{false};
-  CpuReference reference_;  // the worker's alone
+  CpuReference reference_;  // the worker's, and Configure's (nothing in flight then)
   int width_ = 0, height_ = 0;  // the caller's alone
   unsigned metrics_ = kMetricSsimulacra2;  // the caller's alone
 

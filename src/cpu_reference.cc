@@ -92,6 +92,11 @@ double CpuReference::WorkspaceBytes(int width, int height) {
          static_cast<double>(width) * kTermRows * 6 * sizeof(double);
 }
 CpuReference::~CpuReference() = default;
+
+void CpuReference::Reserve(int width, int height) {
+  if (ws_->width != width || ws_->height != height) ws_->Allocate(width, height);
+}
+
 int CpuReference::threads() const { return pool_->size(); }
 
 namespace {
@@ -179,7 +184,7 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
   S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
   Workspace& ws = *ws_;
   int w = ref.desc.width, h = ref.desc.height;
-  if (ws.width != w || ws.height != h) ws.Allocate(w, h);
+  Reserve(w, h);
   ThreadPool* pool = pool_.get();
   const RecursiveGaussian& rg = Sigma15Gaussian();
   const FrameView* frames[2] = {&ref, &dist};

@@ -49,6 +49,11 @@ class CpuReference {
   // a double so that no size overflows it.
   static double WorkspaceBytes(int width, int height);
 
+  // Allocates those planes for frames of width x height now, rather than at
+  // the first Compare of that size. Throws std::bad_alloc when memory is
+  // short.
+  void Reserve(int width, int height);
+
   // Scores `dist` against `ref`. Both frames are in host memory and must
   // have the same size (at least kMinSide on each side); their formats may
   // differ. Buffers are kept between calls of the same size.
