@@ -72,6 +72,9 @@ struct Results {
 struct ElementState {
   ElementSettings settings;  // object lock
   std::string results_location;  // object lock
+  // Object lock: the seqnum of the last FLUSH_START on each sink pad; a
+  // flush on both (a seek) abandons the pairs on the backend at once.
+  guint32 flush_start_seqnum[2] = {GST_SEQNUM_INVALID, GST_SEQNUM_INVALID};
 
   // Streaming state: the source pad task, start/stop and flush touch it,
   // never at the same time (the base class stops the task around flush).

@@ -119,6 +119,7 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
 
 GstFlowReturn Finish(GstSsimulacra2Cmp* self) {
   GstFlowReturn flow = Drain(self, 0);
+  if (flow == GST_FLOW_FLUSHING) return flow;  // a flush came: no summary of it here
   const SummaryMessage summary = MakeSummary(self->priv, "eos");
   if (self->priv->writer.is_open()) self->priv->writer.Finish(summary);
   PostStructure(self, summary.ToStructure());

@@ -127,10 +127,33 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
   return TRUE;
 }
 
+// The pairs on the backend will be dropped (a flush, a stop): the backend
+// abandons them now, so that the streaming thread, which may be waiting for
+// one, returns at once instead of after the work in flight.
+void AbandonScoring(GstSsimulacra2Cmp* self) {
+  if (self->priv->backend) self->priv->backend->Cancel();
+}
+
+// Whether this FLUSH_START completes a flush of both sink pads (a seek),
+// after which the base class stops the streaming thread and Flush drops
+// everything queued. A flush of one pad alone keeps the pairs in flight.
+bool FlushesBothPads(GstSsimulacra2Cmp* self, PadIndex index, GstEvent* flush_start) {
+  s2c::ElementState* p = self->priv;
+  const guint32 seqnum = gst_event_get_seqnum(flush_start);
+  GST_OBJECT_LOCK(self);
+  p->flush_start_seqnum[index] = seqnum;
+  const bool both = p->flush_start_seqnum[1 - index] == seqnum;
+  GST_OBJECT_UNLOCK(self);
+  return both;
+}
+
 gboolean SinkEvent(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   const PadIndex index = pad == self->pads[kRef] ? kRef : kDist;
   switch (GST_EVENT_TYPE(event)) {
+    case GST_EVENT_FLUSH_START:
+      if (FlushesBothPads(self, index, event)) AbandonScoring(self);
+      break;
     case GST_EVENT_CAPS: {
       GstCaps* caps = nullptr;
       gst_event_parse_caps(event, &caps);
@@ -288,7 +311,19 @@ gboolean Stop(GstAggregator* agg) {
 #ifdef S2C_GST_CUDA
   s2c::ReleaseCudaContext(GST_ELEMENT(agg));
 #endif
+  GST_OBJECT_LOCK(agg);
+  p->flush_start_seqnum[kRef] = p->flush_start_seqnum[kDist] = GST_SEQNUM_INVALID;
+  GST_OBJECT_UNLOCK(agg);
   return TRUE;
+}
+
+// Going to READY: the backend abandons its pairs before the base class
+// stops the streaming thread, which may be waiting for one of them.
+GstStateChangeReturn ChangeState(GstElement* element, GstStateChange transition) {
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    AbandonScoring(GST_SSIMULACRA2_CMP(element));
+  }
+  return GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->change_state(element, transition);
 }
 
 // Flush-stop on both pads (a seek): results in flight are dropped, the
@@ -372,6 +407,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
       "reference through with the score attached",
       "ssimulacra2cmp authors");
 
+  ec->change_state = s2c::ChangeState;
   ac->aggregate = s2c::Aggregate;
   ac->sink_event = s2c::SinkEvent;
   ac->sink_query = s2c::SinkQuery;
