@@ -72,6 +72,9 @@ struct Results {
 struct ElementState {
   ElementSettings settings;  // object lock
   std::string results_location;  // object lock
+  // Object lock. From Start to Stop: the settings Start took are in effect,
+  // and those that only Start reads refuse to change (SetProperty).
+  bool started = false;
   // Object lock: the seqnum of the last FLUSH_START on each sink pad; a
   // flush on both (a seek) abandons the pairs on the backend at once.
   guint32 flush_start_seqnum[2] = {GST_SEQNUM_INVALID, GST_SEQNUM_INVALID};

@@ -231,14 +231,9 @@ GstFlowReturn UpdateSrcCaps(GstAggregator* agg, GstCaps* downstream, GstCaps** r
   return GST_FLOW_OK;
 }
 
-gboolean Start(GstAggregator* agg) {
-  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
+               const std::string& location) {
   s2c::ElementState* p = self->priv;
-  const s2c::ElementSettings s = ReadSettings(self);
-  GST_OBJECT_LOCK(self);
-  const std::string location = p->results_location;
-  GST_OBJECT_UNLOCK(self);
-
   s2c::BackendSelection selection;
   const s2c::Status status = s2c::SelectBackend(
       GST_ELEMENT(self), s.backend, s.cuda_device_id, s.max_in_flight, s.cpu_threads,
@@ -249,7 +244,7 @@ gboolean Start(GstAggregator* agg) {
                        "or backend=auto to fall back to the CPU.",
                        status.message().c_str()),
                       (nullptr));
-    return FALSE;
+    return false;
   }
   if (!selection.fallback_reason.empty()) {
     // One warning where CUDA could have been used; a CPU-only build says so
@@ -265,7 +260,7 @@ gboolean Start(GstAggregator* agg) {
   const s2c::Status metrics = selection.backend->SetMetrics(s.metrics);
   if (!metrics.ok()) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("%s", metrics.message().c_str()), (nullptr));
-    return FALSE;
+    return false;
   }
   if (!location.empty() &&
       !p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics)) {
@@ -273,7 +268,7 @@ gboolean Start(GstAggregator* agg) {
                       ("Could not open the results file \"%s\" for writing.",
                        location.c_str()),
                       ("%s", g_strerror(errno)));
-    return FALSE;
+    return false;
   }
   GST_INFO_OBJECT(self, "scoring on the %s backend", selection.backend->name());
   p->backend = std::move(selection.backend);
@@ -296,7 +291,25 @@ gboolean Start(GstAggregator* agg) {
   p->format[kDist] = PadFormat();
   ResetSegment(p);
   s2c::StartLinkWatch(self, s.link_timeout);
-  return TRUE;
+  return true;
+}
+
+// The settings are taken, and fixed until Stop, in one step under the
+// object lock, so that a property set meanwhile is either in effect or
+// refused (SetProperty).
+gboolean Start(GstAggregator* agg) {
+  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+  s2c::ElementState* p = self->priv;
+  GST_OBJECT_LOCK(self);
+  const s2c::ElementSettings settings = p->settings;
+  const std::string location = p->results_location;
+  p->started = true;
+  GST_OBJECT_UNLOCK(self);
+  if (StartWith(self, settings, location)) return TRUE;
+  GST_OBJECT_LOCK(self);
+  p->started = false;
+  GST_OBJECT_UNLOCK(self);
+  return FALSE;
 }
 
 gboolean Stop(GstAggregator* agg) {
@@ -312,6 +325,7 @@ gboolean Stop(GstAggregator* agg) {
   s2c::ReleaseCudaContext(GST_ELEMENT(agg));
 #endif
   GST_OBJECT_LOCK(agg);
+  p->started = false;
   p->flush_start_seqnum[kRef] = p->flush_start_seqnum[kDist] = GST_SEQNUM_INVALID;
   GST_OBJECT_UNLOCK(agg);
   return TRUE;
@@ -337,13 +351,26 @@ GstFlowReturn Flush(GstAggregator* agg) {
   return GST_FLOW_OK;
 }
 
+// A property not marked GST_PARAM_MUTABLE_PLAYING is read only by Start:
+// from Start to Stop it keeps its value, with a warning, so that reading
+// it back always gives the value in effect.
 void SetProperty(GObject* object, guint id, const GValue* value, GParamSpec* pspec) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(object);
   s2c::ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
-  const bool known = s2c::SetSettingsProperty(&p->settings, &p->results_location, id, value);
+  const bool refused = p->started && !(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+  const bool known =
+      refused || s2c::SetSettingsProperty(&p->settings, &p->results_location, id, value);
   GST_OBJECT_UNLOCK(self);
-  if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  if (!known) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  } else if (refused) {
+    GST_ELEMENT_WARNING(self, CORE, STATE_CHANGE,
+                        ("The property \"%s\" can only be changed in the NULL or READY "
+                         "state; it keeps its value while the element runs.",
+                         g_param_spec_get_name(pspec)),
+                        (nullptr));
+  }
 }
 
 void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
