@@ -178,8 +178,21 @@ gboolean SinkEvent(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->sink_event(agg, pad, event);
 }
 
+// The formats the chosen metrics score (SSIM: YUV only), so that a
+// videoconvert upstream converts to one of them.
+gboolean AnswerCapsQuery(GstSsimulacra2Cmp* self, GstQuery* query) {
+  GstCaps* filter = nullptr;
+  gst_query_parse_caps(query, &filter);
+  GstCaps* caps = s2c::QueryCaps(ReadSettings(self).metrics, filter);
+  gst_query_set_caps_result(query, caps);
+  gst_caps_unref(caps);
+  return TRUE;
+}
+
 gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
   switch (GST_QUERY_TYPE(query)) {
+    case GST_QUERY_CAPS:
+      return AnswerCapsQuery(GST_SSIMULACRA2_CMP(agg), query);
     case GST_QUERY_ACCEPT_CAPS: {
       // Any raw video is accepted here so that its CAPS event reaches us and
       // a refusal can say what to insert; the CAPS query still offers only
@@ -200,15 +213,22 @@ gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->sink_query(agg, pad, query);
 }
 
-#ifdef S2C_GST_CUDA
 gboolean SrcQuery(GstAggregator* agg, GstQuery* query) {
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
-      s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) {
-    return TRUE;
+  switch (GST_QUERY_TYPE(query)) {
+    case GST_QUERY_CAPS:
+      return AnswerCapsQuery(GST_SSIMULACRA2_CMP(agg), query);
+#ifdef S2C_GST_CUDA
+    case GST_QUERY_CONTEXT:
+      if (s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) return TRUE;
+      break;
+#endif
+    default:
+      break;
   }
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->src_query(agg, query);
 }
 
+#ifdef S2C_GST_CUDA
 void SetContext(GstElement* element, GstContext* context) {
   const int device_id = ReadSettings(GST_SSIMULACRA2_CMP(element)).cuda_device_id;
   s2c::SetCudaContext(element, context, device_id);
@@ -416,7 +436,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   oc->finalize = s2c::Finalize;
   s2c::InstallElementProperties(oc);
 
-  GstCaps* caps = s2c::SupportedCaps();
+  GstCaps* caps = s2c::SupportedCaps(s2c::kMetricSsimulacra2);
   gst_element_class_add_pad_template(
       ec, gst_pad_template_new_with_gtype("ref_sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps,
                                           GST_TYPE_AGGREGATOR_PAD));
@@ -443,8 +463,8 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   ac->stop = s2c::Stop;
   ac->flush = s2c::Flush;
   ac->get_next_time = s2c::GetNextTime;
-#ifdef S2C_GST_CUDA
   ac->src_query = s2c::SrcQuery;
+#ifdef S2C_GST_CUDA
   ec->set_context = s2c::SetContext;
 #endif
 }

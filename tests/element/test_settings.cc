@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element's settings while it runs: every writable property either
-// takes effect at once in PAUSED and PLAYING (GST_PARAM_MUTABLE_PLAYING)
-// or keeps its value there, with a warning, so that reading it back always
-// gives the value in effect. Runs on S2C_TEST_BACKEND (cpu by default).
+// The element's settings while it runs, and the caps they make it offer:
+// every writable property either takes effect at once in PAUSED and
+// PLAYING (GST_PARAM_MUTABLE_PLAYING) or keeps its value there, with a
+// warning, so that reading it back always gives the value in effect; with
+// SSIM the pads offer YUV formats only, so that a videoconvert upstream
+// negotiates one. Runs on S2C_TEST_BACKEND (cpu by default).
 // The C++ headers come first: gstcheck.h defines a macro named fail, which
 // std::basic_ios has as a member.
 #include <set>
 #include <string>
 #include <vector>
+
+#include <gst/video/video.h>
 
 #include "harnesses.h"
 #include "pipeline_run.h"
@@ -180,6 +184,69 @@ GST_START_TEST(test_threshold_changed_while_playing_takes_effect) {
 }
 GST_END_TEST;
 
+// The formats a CAPS query on `pad_name` offers.
+std::vector<GstVideoFormat> OfferedFormats(GstElement* element, const char* pad_name) {
+  GstPad* pad = gst_element_get_static_pad(element, pad_name);
+  GstCaps* caps = gst_pad_query_caps(pad, nullptr);
+  std::vector<GstVideoFormat> formats;
+  for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
+    const GValue* list = gst_structure_get_value(gst_caps_get_structure(caps, i), "format");
+    for (guint j = 0; j < gst_value_list_get_size(list); ++j) {
+      formats.push_back(
+          gst_video_format_from_string(g_value_get_string(gst_value_list_get_value(list, j))));
+    }
+  }
+  gst_caps_unref(caps);
+  gst_object_unref(pad);
+  return formats;
+}
+
+GST_START_TEST(test_ssim_offers_yuv_formats_only) {
+  GstElement* element = gst_element_factory_make("ssimulacra2cmp", nullptr);
+  for (const char* pad : {"ref_sink", "dist_sink", "src"}) {
+    const std::vector<GstVideoFormat> all = OfferedFormats(element, pad);
+    bool rgb = false;
+    for (GstVideoFormat f : all) rgb |= f == GST_VIDEO_FORMAT_RGB;
+    fail_unless(rgb, "%s: SSIMULACRA 2 alone does not offer RGB", pad);
+  }
+  for (const char* metrics : {"ssim", "ssimulacra2+ssim"}) {
+    gst_util_set_object_arg(G_OBJECT(element), "metrics", metrics);
+    for (const char* pad : {"ref_sink", "dist_sink", "src"}) {
+      const std::vector<GstVideoFormat> yuv = OfferedFormats(element, pad);
+      bool i420 = false;
+      for (GstVideoFormat f : yuv) {
+        fail_unless(GST_VIDEO_FORMAT_INFO_IS_YUV(gst_video_format_get_info(f)),
+                    "metrics=%s: %s offers %s", metrics, pad, gst_video_format_to_string(f));
+        i420 |= f == GST_VIDEO_FORMAT_I420;
+      }
+      fail_unless(i420, "metrics=%s: %s does not offer I420", metrics, pad);
+    }
+  }
+  gst_object_unref(element);
+}
+GST_END_TEST;
+
+// videotestsrc ! videoconvert into both pads with metrics=ssim: the
+// converters pick a YUV format (they picked RGB before, and the element
+// then asked for the videoconvert that was there) and every pair scores.
+GST_START_TEST(test_videoconvert_upstream_negotiates_yuv_for_ssim) {
+  const std::string raw = "video/x-raw,width=64,height=48,framerate=25/1";
+  for (const char* metrics : {"metrics=ssim", "metrics=ssimulacra2+ssim"}) {
+    const s2c_test::RunResult r = s2c_test::RunPipeline(
+        s2c_test::TwoSources(s2c_test::Source(3, raw.c_str()) + " ! videoconvert",
+                             s2c_test::Source(3, raw.c_str(), "ball") + " ! videoconvert"),
+        {metrics});
+    fail_unless(r.errors.empty(), "%s: %s", metrics, r.errors.empty() ? "" : r.errors[0].c_str());
+    fail_unless_equals_int(r.frames.size(), 3);
+    for (const s2c::FrameMessage& f : r.frames) {
+      fail_unless(f.metrics & s2c::kMetricSsim);
+      fail_unless(f.ssim.combined < 1.0, "%s: different frames have ssim %.17g", metrics,
+                  f.ssim.combined);
+    }
+  }
+}
+GST_END_TEST;
+
 static Suite* settings_suite() {
   Suite* s = suite_create("ssimulacra2cmp-settings");
   TCase* tc = tcase_create("settings");
@@ -188,6 +255,8 @@ static Suite* settings_suite() {
   tcase_add_test(tc, test_mutability_flags_match_the_documented_choice);
   tcase_add_test(tc, test_properties_read_back_the_value_in_effect);
   tcase_add_test(tc, test_threshold_changed_while_playing_takes_effect);
+  tcase_add_test(tc, test_ssim_offers_yuv_formats_only);
+  tcase_add_test(tc, test_videoconvert_upstream_negotiates_yuv_for_ssim);
   return s;
 }
 
