@@ -110,6 +110,10 @@ struct ElementState {
   bool warned_dist_ended = false;
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file
+  // Live: the two pads' frame sizes differ (a resolution change has reached
+  // one of them); pairs are skipped, with one warning, until they agree.
+  bool sizes_differ = false;
+  bool aspects_differ = false;  // pixel-aspect-ratio: one warning per change
   ResultsWriter writer;
   GstClockID link_watch = nullptr;  // link_watch.h; start and stop only
 
@@ -131,6 +135,10 @@ namespace s2c {
 ElementSettings ReadSettings(GstSsimulacra2Cmp* self);
 
 inline GstAggregator* Agg(GstSsimulacra2Cmp* self) { return GST_AGGREGATOR(self); }
+
+// Whether the pipeline is live (GstAggregator knows a latency only then).
+// Takes the aggregator's source lock: never from get_next_time.
+bool IsLive(GstSsimulacra2Cmp* self);
 
 // Posts an element message with structure s (taken).
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s);

@@ -56,6 +56,24 @@ void UpdateLatency(GstSsimulacra2Cmp* self) {
   gst_aggregator_set_latency(Agg(self), latency, latency);
 }
 
+// Frames of one size whose pixels have different shapes are still compared
+// sample for sample: a warning each time the two pads start to differ.
+void WarnIfAspectsDiffer(GstSsimulacra2Cmp* self) {
+  s2c::ElementState* p = self->priv;
+  const GstVideoInfo& r = p->format[kRef].info;
+  const GstVideoInfo& d = p->format[kDist].info;
+  const bool differ = gst_util_fraction_compare(r.par_n, r.par_d, d.par_n, d.par_d) != 0;
+  if (differ && !p->aspects_differ) {
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                        ("The reference has a pixel aspect ratio of %d/%d but the distorted "
+                         "stream %d/%d: the frames are compared sample for sample as they "
+                         "are (SSIM's window follows the reference's pixel aspect).",
+                         r.par_n, r.par_d, d.par_n, d.par_d),
+                        (nullptr));
+  }
+  p->aspects_differ = differ;
+}
+
 void WarnIfRatesDiffer(GstSsimulacra2Cmp* self) {
   s2c::ElementState* p = self->priv;
   const GstVideoInfo& r = p->format[kRef].info;
@@ -107,10 +125,11 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
   f.cuda_memory = s2c::HasCudaMemoryFeature(caps);
   f.known = true;
   const PadFormat& other = p->format[1 - index];
-  // Before the first pair a mismatch is a negotiation error right away; in
-  // mid-stream both pads may be switching size, so SubmitPair checks the
-  // pair it is given instead.
-  if (!p->paired_any && other.known && !SameSize(other, f)) {
+  // Not live, before the first pair, a mismatch is a negotiation error right
+  // away; in mid-stream both pads may be switching size, and live a size
+  // change may reach one pad first, so ScorePair checks the pair it is
+  // given instead.
+  if (!p->paired_any && other.known && !SameSize(other, f) && !IsLive(self)) {
     ReportSizeMismatch(self, index == kRef ? f : other, index == kRef ? other : f);
     return FALSE;
   }
@@ -122,7 +141,10 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
     gst_pad_mark_reconfigure(Agg(self)->srcpad);
   }
   p->format[index] = f;
-  if (other.known) WarnIfRatesDiffer(self);
+  if (other.known) {
+    WarnIfRatesDiffer(self);
+    WarnIfAspectsDiffer(self);
+  }
   if (index == kRef) UpdateLatency(self);
   return TRUE;
 }
@@ -304,6 +326,8 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
   p->paired_any = false;
   p->warned_rates = false;
   p->warned_results = false;
+  p->sizes_differ = false;
+  p->aspects_differ = false;
   p->live_latency = GST_CLOCK_TIME_NONE;
   p->pair_time = 0;
   p->last_result_at = GST_CLOCK_TIME_NONE;
