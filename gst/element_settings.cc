@@ -80,9 +80,14 @@ GType MetricsGetType() {
 
 }  // namespace
 
+// Most properties are read once, at start: they change in NULL or READY
+// only (the element refuses them while it runs). Those the streaming thread
+// reads for every pair take effect at the next pair in any state.
 void InstallElementProperties(GObjectClass* oc) {
   const auto flags = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                               GST_PARAM_MUTABLE_READY);
+  const auto live = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+                                             GST_PARAM_MUTABLE_PLAYING);
   const auto read_only = static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_property(
       oc, PROP_BACKEND,
@@ -118,13 +123,13 @@ void InstallElementProperties(GObjectClass* oc) {
       g_param_spec_double("threshold", "Threshold",
                           "A score below this posts a \"threshold\" message (default: "
                           "never)",
-                          -G_MAXDOUBLE, 100.0, DEFAULT_THRESHOLD, flags));
+                          -G_MAXDOUBLE, 100.0, DEFAULT_THRESHOLD, live));
   g_object_class_install_property(
       oc, PROP_THRESHOLD_HYSTERESIS,
       g_param_spec_double("threshold-hysteresis", "Threshold hysteresis",
                           "After an alarm, scores must reach threshold + this before "
                           "\"threshold-cleared\" is posted",
-                          0.0, G_MAXDOUBLE, DEFAULT_THRESHOLD_HYSTERESIS, flags));
+                          0.0, G_MAXDOUBLE, DEFAULT_THRESHOLD_HYSTERESIS, live));
   g_object_class_install_property(
       oc, PROP_RESULTS_LOCATION,
       g_param_spec_string("results-location", "Results location",
@@ -141,9 +146,7 @@ void InstallElementProperties(GObjectClass* oc) {
       oc, PROP_POST_MESSAGES,
       g_param_spec_boolean("post-messages", "Post messages",
                            "Post a \"frame\" element message for every scored pair",
-                           DEFAULT_POST_MESSAGES,
-                           static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-                                                    GST_PARAM_MUTABLE_PLAYING)));
+                           DEFAULT_POST_MESSAGES, live));
   g_object_class_install_property(
       oc, PROP_LIVE_POLICY,
       g_param_spec_enum("live-policy", "Live policy",
@@ -157,7 +160,7 @@ void InstallElementProperties(GObjectClass* oc) {
                         "warning, the lost records counted in the summary's results-lost) "
                         "or error (stop)",
                         ResultsFailureGetType(),
-                        static_cast<int>(DEFAULT_RESULTS_WRITE_FAILURE), flags));
+                        static_cast<int>(DEFAULT_RESULTS_WRITE_FAILURE), live));
   g_object_class_install_property(
       oc, PROP_LINK_TIMEOUT,
       g_param_spec_uint64("link-timeout", "Link timeout",

@@ -11,6 +11,10 @@ ElementSettings ReadSettings(GstSsimulacra2Cmp* self) {
   return s;
 }
 
+bool IsLive(GstSsimulacra2Cmp* self) {
+  return GST_CLOCK_TIME_IS_VALID(gst_aggregator_get_latency(Agg(self)));
+}
+
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s) {
   gst_element_post_message(GST_ELEMENT(self),
                            gst_message_new_element(GST_OBJECT(self), s));

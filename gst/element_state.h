@@ -76,6 +76,12 @@ struct Results {
 struct ElementState {
   ElementSettings settings;  // object lock
   std::string results_location;  // object lock
+  // Object lock. From Start to Stop: the settings Start took are in effect,
+  // and those that only Start reads refuse to change (SetProperty).
+  bool started = false;
+  // Object lock: the seqnum of the last FLUSH_START on each sink pad; a
+  // flush on both (a seek) abandons the pairs on the backend at once.
+  guint32 flush_start_seqnum[2] = {GST_SEQNUM_INVALID, GST_SEQNUM_INVALID};
 
   // Streaming state: the source pad task, start/stop and flush touch it,
   // never at the same time (the base class stops the task around flush).
@@ -108,6 +114,10 @@ struct ElementState {
   bool warned_dist_ended = false;
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file
+  // Live: the two pads' frame sizes differ (a resolution change has reached
+  // one of them); pairs are skipped, with one warning, until they agree.
+  bool sizes_differ = false;
+  bool aspects_differ = false;  // pixel-aspect-ratio: one warning per change
   ResultsWriter writer;
   // Since start: the element posted an error (the results file's last
   // summary says so). Set from whichever thread posts.
@@ -132,6 +142,10 @@ namespace s2c {
 ElementSettings ReadSettings(GstSsimulacra2Cmp* self);
 
 inline GstAggregator* Agg(GstSsimulacra2Cmp* self) { return GST_AGGREGATOR(self); }
+
+// Whether the pipeline is live (GstAggregator knows a latency only then).
+// Takes the aggregator's source lock: never from get_next_time.
+bool IsLive(GstSsimulacra2Cmp* self);
 
 // Posts an element message with structure s (taken).
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s);

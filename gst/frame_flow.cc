@@ -57,9 +57,38 @@ FrameMessage DescribeRef(GstAggregatorPad* pad, GstBuffer* ref,
   return f;
 }
 
+// Live, a resolution change reaches one pad a frame or more before the
+// other: the pairs of two sizes are skipped, their references leave
+// unscored and are counted in ref-skipped, with one warning each time the
+// sizes start to differ, and scoring resumes when they agree again. A
+// monitor that runs around the clock goes on rather than stopping.
+GstFlowReturn SkipPairOfTwoSizes(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
+                                 GstClockTime ref_running_time) {
+  ElementState* p = self->priv;
+  if (!p->sizes_differ) {
+    const FrameDesc& r = p->format[kRef].desc;
+    const FrameDesc& d = p->format[kDist].desc;
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                        ("The reference is %dx%d but the distorted stream is %dx%d; the "
+                         "pairs are skipped (counted in ref-skipped) until both have one "
+                         "size.",
+                         r.width, r.height, d.width, d.height),
+                        (nullptr));
+    p->sizes_differ = true;
+  }
+  {
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    ++p->results.ref_skipped;
+  }
+  gst_buffer_unref(dist);
+  QueueUnscored(p, ref, ref_running_time);
+  return Drain(self, ReadSettings(self).max_in_flight - 1);
+}
+
 // Checks a pair against the negotiated formats, sets the backend up for a
 // new size, and queues the pair for scoring.
-GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist) {
+GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
+                        GstClockTime ref_running_time) {
   ElementState* p = self->priv;
   PadFormat& rf = p->format[kRef];
   PadFormat& df = p->format[kDist];
@@ -71,11 +100,13 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     return GST_FLOW_NOT_NEGOTIATED;
   }
   if (!SameSize(rf, df)) {
+    if (IsLive(self)) return SkipPairOfTwoSizes(self, ref, dist, ref_running_time);
     ReportSizeMismatch(self, rf, df);
     gst_buffer_unref(ref);
     gst_buffer_unref(dist);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  p->sizes_differ = false;
   if (p->metrics & kMetricSsim) {
     // SSIM reads the YUV planes as they are: both pads YUV, one format.
     FrameLayout layout[2];
@@ -120,6 +151,7 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
 
 GstFlowReturn Finish(GstSsimulacra2Cmp* self) {
   GstFlowReturn flow = Drain(self, 0);
+  if (flow == GST_FLOW_FLUSHING) return flow;  // a flush came: no summary of it here
   const GstFlowReturn ended = EndSegment(self, "eos");
   if (flow == GST_FLOW_OK) flow = ended;
   return flow == GST_FLOW_OK ? GST_FLOW_EOS : flow;
@@ -216,7 +248,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
       GstBuffer* d = gst_aggregator_pad_pop_buffer(dist_pad);
       gst_aggregator_selected_samples(agg, GST_BUFFER_PTS(r), GST_BUFFER_DTS(r),
                                       GST_BUFFER_DURATION(r), nullptr);
-      return ScorePair(self, r, d);
+      return ScorePair(self, r, d, RunningTime(ref_head));
     }
   }
   return GST_FLOW_OK;

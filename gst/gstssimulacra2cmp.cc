@@ -56,6 +56,24 @@ void UpdateLatency(GstSsimulacra2Cmp* self) {
   gst_aggregator_set_latency(Agg(self), latency, latency);
 }
 
+// Frames of one size whose pixels have different shapes are still compared
+// sample for sample: a warning each time the two pads start to differ.
+void WarnIfAspectsDiffer(GstSsimulacra2Cmp* self) {
+  s2c::ElementState* p = self->priv;
+  const GstVideoInfo& r = p->format[kRef].info;
+  const GstVideoInfo& d = p->format[kDist].info;
+  const bool differ = gst_util_fraction_compare(r.par_n, r.par_d, d.par_n, d.par_d) != 0;
+  if (differ && !p->aspects_differ) {
+    GST_ELEMENT_WARNING(self, STREAM, FORMAT,
+                        ("The reference has a pixel aspect ratio of %d/%d but the distorted "
+                         "stream %d/%d: the frames are compared sample for sample as they "
+                         "are (SSIM's window follows the reference's pixel aspect).",
+                         r.par_n, r.par_d, d.par_n, d.par_d),
+                        (nullptr));
+  }
+  p->aspects_differ = differ;
+}
+
 void WarnIfRatesDiffer(GstSsimulacra2Cmp* self) {
   s2c::ElementState* p = self->priv;
   const GstVideoInfo& r = p->format[kRef].info;
@@ -107,10 +125,11 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
   f.cuda_memory = s2c::HasCudaMemoryFeature(caps);
   f.known = true;
   const PadFormat& other = p->format[1 - index];
-  // Before the first pair a mismatch is a negotiation error right away; in
-  // mid-stream both pads may be switching size, so SubmitPair checks the
-  // pair it is given instead.
-  if (!p->paired_any && other.known && !SameSize(other, f)) {
+  // Not live, before the first pair, a mismatch is a negotiation error right
+  // away; in mid-stream both pads may be switching size, and live a size
+  // change may reach one pad first, so ScorePair checks the pair it is
+  // given instead.
+  if (!p->paired_any && other.known && !SameSize(other, f) && !IsLive(self)) {
     ReportSizeMismatch(self, index == kRef ? f : other, index == kRef ? other : f);
     return FALSE;
   }
@@ -122,15 +141,41 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
     gst_pad_mark_reconfigure(Agg(self)->srcpad);
   }
   p->format[index] = f;
-  if (other.known) WarnIfRatesDiffer(self);
+  if (other.known) {
+    WarnIfRatesDiffer(self);
+    WarnIfAspectsDiffer(self);
+  }
   if (index == kRef) UpdateLatency(self);
   return TRUE;
+}
+
+// The pairs on the backend will be dropped (a flush, a stop): the backend
+// abandons them now, so that the streaming thread, which may be waiting for
+// one, returns at once instead of after the work in flight.
+void AbandonScoring(GstSsimulacra2Cmp* self) {
+  if (self->priv->backend) self->priv->backend->Cancel();
+}
+
+// Whether this FLUSH_START completes a flush of both sink pads (a seek),
+// after which the base class stops the streaming thread and Flush drops
+// everything queued. A flush of one pad alone keeps the pairs in flight.
+bool FlushesBothPads(GstSsimulacra2Cmp* self, PadIndex index, GstEvent* flush_start) {
+  s2c::ElementState* p = self->priv;
+  const guint32 seqnum = gst_event_get_seqnum(flush_start);
+  GST_OBJECT_LOCK(self);
+  p->flush_start_seqnum[index] = seqnum;
+  const bool both = p->flush_start_seqnum[1 - index] == seqnum;
+  GST_OBJECT_UNLOCK(self);
+  return both;
 }
 
 gboolean SinkEvent(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   const PadIndex index = pad == self->pads[kRef] ? kRef : kDist;
   switch (GST_EVENT_TYPE(event)) {
+    case GST_EVENT_FLUSH_START:
+      if (FlushesBothPads(self, index, event)) AbandonScoring(self);
+      break;
     case GST_EVENT_CAPS: {
       GstCaps* caps = nullptr;
       gst_event_parse_caps(event, &caps);
@@ -155,8 +200,21 @@ gboolean SinkEvent(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->sink_event(agg, pad, event);
 }
 
+// The formats the chosen metrics score (SSIM: YUV only), so that a
+// videoconvert upstream converts to one of them.
+gboolean AnswerCapsQuery(GstSsimulacra2Cmp* self, GstQuery* query) {
+  GstCaps* filter = nullptr;
+  gst_query_parse_caps(query, &filter);
+  GstCaps* caps = s2c::QueryCaps(ReadSettings(self).metrics, filter);
+  gst_query_set_caps_result(query, caps);
+  gst_caps_unref(caps);
+  return TRUE;
+}
+
 gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
   switch (GST_QUERY_TYPE(query)) {
+    case GST_QUERY_CAPS:
+      return AnswerCapsQuery(GST_SSIMULACRA2_CMP(agg), query);
     case GST_QUERY_ACCEPT_CAPS: {
       // Any raw video is accepted here so that its CAPS event reaches us and
       // a refusal can say what to insert; the CAPS query still offers only
@@ -177,15 +235,22 @@ gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->sink_query(agg, pad, query);
 }
 
-#ifdef S2C_GST_CUDA
 gboolean SrcQuery(GstAggregator* agg, GstQuery* query) {
-  if (GST_QUERY_TYPE(query) == GST_QUERY_CONTEXT &&
-      s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) {
-    return TRUE;
+  switch (GST_QUERY_TYPE(query)) {
+    case GST_QUERY_CAPS:
+      return AnswerCapsQuery(GST_SSIMULACRA2_CMP(agg), query);
+#ifdef S2C_GST_CUDA
+    case GST_QUERY_CONTEXT:
+      if (s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) return TRUE;
+      break;
+#endif
+    default:
+      break;
   }
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->src_query(agg, query);
 }
 
+#ifdef S2C_GST_CUDA
 void SetContext(GstElement* element, GstContext* context) {
   const int device_id = ReadSettings(GST_SSIMULACRA2_CMP(element)).cuda_device_id;
   s2c::SetCudaContext(element, context, device_id);
@@ -208,14 +273,9 @@ GstFlowReturn UpdateSrcCaps(GstAggregator* agg, GstCaps* downstream, GstCaps** r
   return GST_FLOW_OK;
 }
 
-gboolean Start(GstAggregator* agg) {
-  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
+               const std::string& location) {
   s2c::ElementState* p = self->priv;
-  const s2c::ElementSettings s = ReadSettings(self);
-  GST_OBJECT_LOCK(self);
-  const std::string location = p->results_location;
-  GST_OBJECT_UNLOCK(self);
-
   s2c::BackendSelection selection;
   const s2c::Status status = s2c::SelectBackend(
       GST_ELEMENT(self), s.backend, s.cuda_device_id, s.max_in_flight, s.cpu_threads,
@@ -226,7 +286,7 @@ gboolean Start(GstAggregator* agg) {
                        "or backend=auto to fall back to the CPU.",
                        status.message().c_str()),
                       (nullptr));
-    return FALSE;
+    return false;
   }
   if (!selection.fallback_reason.empty()) {
     // One warning where CUDA could have been used; a CPU-only build says so
@@ -242,7 +302,7 @@ gboolean Start(GstAggregator* agg) {
   const s2c::Status metrics = selection.backend->SetMetrics(s.metrics);
   if (!metrics.ok()) {
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("%s", metrics.message().c_str()), (nullptr));
-    return FALSE;
+    return false;
   }
   p->posted_error = false;
   p->warned_results = false;
@@ -260,6 +320,8 @@ gboolean Start(GstAggregator* agg) {
   p->negotiation_failed = false;
   p->paired_any = false;
   p->warned_rates = false;
+  p->sizes_differ = false;
+  p->aspects_differ = false;
   p->live_latency = GST_CLOCK_TIME_NONE;
   p->pair_time = 0;
   p->last_result_at = GST_CLOCK_TIME_NONE;
@@ -267,7 +329,25 @@ gboolean Start(GstAggregator* agg) {
   p->format[kDist] = PadFormat();
   ResetSegment(p, 0);
   s2c::StartLinkWatch(self, s.link_timeout);
-  return TRUE;
+  return true;
+}
+
+// The settings are taken, and fixed until Stop, in one step under the
+// object lock, so that a property set meanwhile is either in effect or
+// refused (SetProperty).
+gboolean Start(GstAggregator* agg) {
+  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+  s2c::ElementState* p = self->priv;
+  GST_OBJECT_LOCK(self);
+  const s2c::ElementSettings settings = p->settings;
+  const std::string location = p->results_location;
+  p->started = true;
+  GST_OBJECT_UNLOCK(self);
+  if (StartWith(self, settings, location)) return TRUE;
+  GST_OBJECT_LOCK(self);
+  p->started = false;
+  GST_OBJECT_UNLOCK(self);
+  return FALSE;
 }
 
 gboolean Stop(GstAggregator* agg) {
@@ -281,7 +361,20 @@ gboolean Stop(GstAggregator* agg) {
 #ifdef S2C_GST_CUDA
   s2c::ReleaseCudaContext(GST_ELEMENT(agg));
 #endif
+  GST_OBJECT_LOCK(agg);
+  p->started = false;
+  p->flush_start_seqnum[kRef] = p->flush_start_seqnum[kDist] = GST_SEQNUM_INVALID;
+  GST_OBJECT_UNLOCK(agg);
   return TRUE;
+}
+
+// Going to READY: the backend abandons its pairs before the base class
+// stops the streaming thread, which may be waiting for one of them.
+GstStateChangeReturn ChangeState(GstElement* element, GstStateChange transition) {
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
+    AbandonScoring(GST_SSIMULACRA2_CMP(element));
+  }
+  return GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->change_state(element, transition);
 }
 
 // Flush-stop on both pads (a seek): results in flight are dropped, the
@@ -303,13 +396,26 @@ gboolean PostMessage(GstElement* element, GstMessage* message) {
   return GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->post_message(element, message);
 }
 
+// A property not marked GST_PARAM_MUTABLE_PLAYING is read only by Start:
+// from Start to Stop it keeps its value, with a warning, so that reading
+// it back always gives the value in effect.
 void SetProperty(GObject* object, guint id, const GValue* value, GParamSpec* pspec) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(object);
   s2c::ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
-  const bool known = s2c::SetSettingsProperty(&p->settings, &p->results_location, id, value);
+  const bool refused = p->started && !(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+  const bool known =
+      refused || s2c::SetSettingsProperty(&p->settings, &p->results_location, id, value);
   GST_OBJECT_UNLOCK(self);
-  if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  if (!known) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  } else if (refused) {
+    GST_ELEMENT_WARNING(self, CORE, STATE_CHANGE,
+                        ("The property \"%s\" can only be changed in the NULL or READY "
+                         "state; it keeps its value while the element runs.",
+                         g_param_spec_get_name(pspec)),
+                        (nullptr));
+  }
 }
 
 void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
@@ -356,7 +462,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   ec->post_message = s2c::PostMessage;
   s2c::InstallElementProperties(oc);
 
-  GstCaps* caps = s2c::SupportedCaps();
+  GstCaps* caps = s2c::SupportedCaps(s2c::kMetricSsimulacra2);
   gst_element_class_add_pad_template(
       ec, gst_pad_template_new_with_gtype("ref_sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps,
                                           GST_TYPE_AGGREGATOR_PAD));
@@ -374,6 +480,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
       "reference through with the score attached",
       "ssimulacra2cmp authors");
 
+  ec->change_state = s2c::ChangeState;
   ac->aggregate = s2c::Aggregate;
   ac->sink_event = s2c::SinkEvent;
   ac->sink_query = s2c::SinkQuery;
@@ -382,8 +489,8 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   ac->stop = s2c::Stop;
   ac->flush = s2c::Flush;
   ac->get_next_time = s2c::GetNextTime;
-#ifdef S2C_GST_CUDA
   ac->src_query = s2c::SrcQuery;
+#ifdef S2C_GST_CUDA
   ec->set_context = s2c::SetContext;
 #endif
 }

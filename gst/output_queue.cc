@@ -326,6 +326,7 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
       device ? MemoryKind::kDevice : MemoryKind::kHost, pending->tag);
   if (!status.ok()) {
     UnmapPending(pending);
+    if (status.code() == StatusCode::kCancelled) return GST_FLOW_FLUSHING;
     GST_ELEMENT_ERROR(self, STREAM, FAILED,
                       ("The %s backend refused a frame pair.", p->backend->name()),
                       ("%s", status.message().c_str()));
@@ -374,7 +375,9 @@ GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
   return GST_FLOW_OK;
 }
 
+// A cancelled backend (a flush or a stop is under way) is no failure.
 GstFlowReturn BackendFailed(GstSsimulacra2Cmp* self, const Status& status) {
+  if (status.code() == StatusCode::kCancelled) return GST_FLOW_FLUSHING;
   ElementState* p = self->priv;
   GST_ELEMENT_ERROR(self, STREAM, FAILED,
                     ("The %s backend failed to score frame %" G_GUINT64_FORMAT
@@ -469,16 +472,12 @@ GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep) {
 }
 
 void DropPending(ElementState* p) {
-  CollectAbandoned(p, true);
+  // The frames stay mapped until the backend no longer reads them.
+  p->backend->DropInFlight();
+  for (Pending& abandoned : p->abandoned) UnmapPending(&abandoned);
+  p->abandoned.clear();
   for (Pending& pending : p->pending) {
-    if (pending.state == PairState::kScoring) {
-      bool ready = false;
-      uint64_t tag = 0;
-      Result result;
-      // The frames stay mapped until the backend is done reading them.
-      p->backend->CollectOldest(true, &ready, &tag, &result);
-      UnmapPending(&pending);
-    }
+    UnmapPending(&pending);
     gst_clear_buffer(&pending.dist);
     gst_clear_buffer(&pending.ref);
   }

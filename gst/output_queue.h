@@ -40,8 +40,9 @@ GstFlowReturn QueuePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
 // included, live or not (EOS, a new frame size).
 GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep);
 
-// Waits for every pair in flight and throws the results and buffers away
-// (flush, stop): nothing of the old segment goes out.
+// Drops every pair in flight (the CPU backend abandons them, other
+// backends finish them) and throws the results and buffers away (flush,
+// stop): nothing of the old segment goes out.
 void DropPending(ElementState* p);
 
 // Live with pass-unscored: whether the deadline of a reference frame with

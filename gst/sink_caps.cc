@@ -4,6 +4,7 @@
 #include <gst/video/video.h>
 
 #include "frontend.h"
+#include "cpu/ssim_reference.h"
 
 namespace s2c {
 
@@ -13,14 +14,26 @@ namespace {
 // build does not need the CUDA headers.
 constexpr char kCudaMemoryFeature[] = "memory:CUDAMemory";
 
-GstStructure* RawVideoStructure() {
+// Whether every metric of `metrics` scores frames of `format` (SSIM: YUV
+// only, by the library's own check).
+bool Scores(unsigned metrics, PixelFormat format) {
+  if (format == PixelFormat::kUnknown) return false;
+  if (!(metrics & kMetricSsim)) return true;
+  FrameDesc desc;
+  desc.format = format;
+  desc.width = desc.height = kMinSide;
+  FrameLayout layout;
+  return DescribeFormat(desc, &layout).ok() && CheckSsimFormat(layout, layout).ok();
+}
+
+GstStructure* RawVideoStructure(unsigned metrics) {
   GValue formats = G_VALUE_INIT;
   gst_value_list_init(&formats, 0);
   guint count = 0;
   const GstVideoFormat* all = gst_video_formats_raw(&count);
   for (guint i = 0; i < count; ++i) {
     const char* name = gst_video_format_to_string(all[i]);
-    if (name == nullptr || PixelFormatFromName(name) == PixelFormat::kUnknown) continue;
+    if (name == nullptr || !Scores(metrics, PixelFormatFromName(name))) continue;
     GValue v = G_VALUE_INIT;
     g_value_init(&v, G_TYPE_STRING);
     g_value_set_string(&v, name);
@@ -37,11 +50,11 @@ GstStructure* RawVideoStructure() {
 
 }  // namespace
 
-GstCaps* SupportedCaps() {
+GstCaps* SupportedCaps(unsigned metrics) {
   GstCaps* caps = gst_caps_new_empty();
-  gst_caps_append_structure(caps, RawVideoStructure());
+  gst_caps_append_structure(caps, RawVideoStructure(metrics));
 #ifdef S2C_GST_CUDA
-  gst_caps_append_structure_full(caps, RawVideoStructure(),
+  gst_caps_append_structure_full(caps, RawVideoStructure(metrics),
                                  gst_caps_features_new(kCudaMemoryFeature, nullptr));
 #endif
   return caps;
@@ -51,6 +64,14 @@ bool HasCudaMemoryFeature(GstCaps* caps) {
   if (caps == nullptr || gst_caps_get_size(caps) == 0) return false;
   GstCapsFeatures* features = gst_caps_get_features(caps, 0);
   return features != nullptr && gst_caps_features_contains(features, kCudaMemoryFeature);
+}
+
+GstCaps* QueryCaps(unsigned metrics, GstCaps* filter) {
+  GstCaps* caps = SupportedCaps(metrics);
+  if (filter == nullptr) return caps;
+  GstCaps* both = gst_caps_intersect_full(filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref(caps);
+  return both;
 }
 
 bool IsAcceptableRawVideo(GstCaps* caps) {

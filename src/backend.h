@@ -52,6 +52,26 @@ class Backend {
   // as an error status for that pair; no score is made up.
   virtual Status CollectOldest(bool wait, bool* ready, uint64_t* tag,
                                Result* out) = 0;
+
+  // Abandons the pairs in flight; callable from any thread, while another
+  // thread is in a call (a flush, a stop). Their results are never
+  // reported: until DropInFlight, Submit refuses pairs with kCancelled, and
+  // CollectOldest (a waiting one too) returns kCancelled once no plane of
+  // an abandoned pair is read any more. A backend may ignore it (the
+  // default) and finish its pairs in DropInFlight.
+  virtual void Cancel() {}
+
+  // Forgets every pair in flight (InFlight() is 0 after it) and returns
+  // once none of their planes is read any more; ends a Cancel. Called with
+  // no other call running. The default waits for each pair's result.
+  virtual void DropInFlight() {
+    for (int n = InFlight(); n > 0; --n) {
+      bool ready = false;
+      uint64_t tag = 0;
+      Result dropped;
+      CollectOldest(true, &ready, &tag, &dropped);
+    }
+  }
 };
 
 // InvalidArgument unless `metrics` is a non-empty set of known Metric bits.

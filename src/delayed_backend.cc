@@ -52,6 +52,15 @@ class DelayedBackend : public Backend {
     return status;
   }
 
+  // The delay itself is not cut short: a pair already being waited for
+  // keeps its ready time.
+  void Cancel() override { inner_->Cancel(); }
+
+  void DropInFlight() override {
+    inner_->DropInFlight();
+    ready_at_.clear();
+  }
+
  private:
   std::unique_ptr<Backend> inner_;
   Clock::duration delay_;

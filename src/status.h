@@ -18,6 +18,7 @@ enum class StatusCode {
   kNoDevice,         // no usable CUDA device
   kOutOfMemory,      // an allocation failed (host or device)
   kDeviceError,      // a CUDA call or kernel failed
+  kCancelled,        // the caller abandoned the work (Backend::Cancel); no failure
   kInternal,
 };
 
@@ -43,6 +44,7 @@ inline Status InvalidArgument(std::string m) {
 inline Status Unsupported(std::string m) {
   return Status(StatusCode::kUnsupported, std::move(m));
 }
+inline Status Cancelled() { return Status(StatusCode::kCancelled, "cancelled"); }
 
 }  // namespace s2c
 

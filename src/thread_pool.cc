@@ -23,7 +23,7 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::Drain() {
-  for (int i = next_.fetch_add(1); i < num_tasks_; i = next_.fetch_add(1)) {
+  for (int i = next_.fetch_add(1); i < num_tasks_ && !cancelled(); i = next_.fetch_add(1)) {
     (*task_)(i);
   }
 }
@@ -31,7 +31,7 @@ void ThreadPool::Drain() {
 void ThreadPool::Run(int num_tasks, const std::function<void(int)>& task) {
   if (num_tasks <= 0) return;
   if (workers_.empty() || num_tasks == 1) {
-    for (int i = 0; i < num_tasks; ++i) task(i);
+    for (int i = 0; i < num_tasks && !cancelled(); ++i) task(i);
     return;
   }
   {

@@ -26,7 +26,17 @@ class ThreadPool {
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
   // Calls task(i) for every i in [0, num_tasks), spread over the threads.
+  // Once the cancel flag is set, tasks not yet begun are skipped.
   void Run(int num_tasks, const std::function<void(int)>& task);
+
+  // A flag whose owner sets it to abandon the computation running on the
+  // pool (CpuBackend::Cancel): Run then returns as soon as the tasks begun
+  // are done, and the computation, which checks cancelled() between its
+  // stages, stops without a result. Null (the default): never cancelled.
+  void set_cancel_flag(const std::atomic<bool>* flag) { cancel_ = flag; }
+  bool cancelled() const {
+    return cancel_ != nullptr && cancel_->load(std::memory_order_relaxed);
+  }
 
  private:
   void WorkerLoop();
@@ -42,6 +52,7 @@ class ThreadPool {
   int busy_ = 0;
   unsigned generation_ = 0;
   bool stop_ = false;
+  const std::atomic<bool>* cancel_ = nullptr;
 };
 
 }  // namespace s2c

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "cpu/cpu_backend.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -12,6 +13,7 @@
 #include "cpu/cpu_reference.h"
 #include "cpu/ssim_reference.h"
 #include "frontend.h"
+#include "thread_pool.h"
 
 namespace s2c {
 namespace {
@@ -39,15 +41,22 @@ std::string MiB(double bytes) { return std::to_string(static_cast<long long>(byt
 // Pairs are scored one at a time, in order, by a worker thread that owns
 // the CpuReference (whose pool spreads each pair over the cores). Submit
 // only checks and queues, so the caller (the element's streaming thread)
-// never waits for a score unless it asks to.
+// never waits for a score unless it asks to. Cancel abandons the pair being
+// scored through the pool's cancel flag, which the CPU reference checks
+// between its stages: a flush or a stop waits for a few rows of work, not
+// for the pairs in flight.
 class CpuBackend : public Backend {
  public:
-  explicit CpuBackend(int threads) : reference_(threads), worker_([this] { Work(); }) {}
+  explicit CpuBackend(int threads) : reference_(threads), worker_([this] { Work(); }) {
+    reference_.pool()->set_cancel_flag(&abandon_);
+  }
 
   ~CpuBackend() override {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       stopping_ = true;
+      queued_.clear();
+      abandon_ = true;
     }
     queued_cv_.notify_all();
     worker_.join();
@@ -62,8 +71,9 @@ class CpuBackend : public Backend {
   }
 
   // Refuses a size whose planes do not fit in the memory available now,
-  // before anything is allocated (the worker allocates at the first pair).
-  // Called with nothing in flight.
+  // before anything is allocated, then allocates them: the worker's first
+  // pair of the size, which a flush may abandon, does not have to. Called
+  // with nothing in flight, so the worker does not use the reference.
   Status Configure(int width, int height) override {
     S2C_RETURN_IF_ERROR(CheckFrameSize(width, height));
     const double needed =
@@ -75,6 +85,15 @@ class CpuBackend : public Backend {
                     "frames of " + SizeText(width, height) + " need " + MiB(needed) +
                         " MiB of host memory for the CPU backend but only " +
                         MiB(available) + " MiB are available");
+    }
+    if (metrics_ & kMetricSsimulacra2) {
+      try {
+        reference_.Reserve(width, height);
+      } catch (const std::bad_alloc&) {
+        return Status(StatusCode::kOutOfMemory,
+                      "out of host memory for the CPU backend's " + MiB(needed) +
+                          " MiB of planes for " + SizeText(width, height) + " frames");
+      }
     }
     width_ = width;
     height_ = height;
@@ -100,6 +119,7 @@ class CpuBackend : public Backend {
     if (metrics_ & kMetricSsim) S2C_RETURN_IF_ERROR(CheckSsimFormat(layout[0], layout[1]));
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      if (cancelled_) return Cancelled();
       Pair pair;
       pair.ref = ref;
       pair.dist = dist;
@@ -119,11 +139,16 @@ class CpuBackend : public Backend {
 
   Status CollectOldest(bool wait, bool* ready, uint64_t* tag, Result* out) override {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (in_flight_ == 0) {
+    if (in_flight_ == 0 && !cancelled_) {
       *ready = false;
       return Status(StatusCode::kInternal, "no pair in flight");
     }
-    if (wait) done_cv_.wait(lock, [this] { return !done_.empty(); });
+    if (wait) done_cv_.wait(lock, [this] { return cancelled_ || !done_.empty(); });
+    if (cancelled_) {
+      *ready = false;
+      done_cv_.wait(lock, [this] { return !scoring_; });
+      return Cancelled();
+    }
     if (done_.empty()) {
       *ready = false;
       return Status::Ok();
@@ -136,6 +161,27 @@ class CpuBackend : public Backend {
     if (!done.status.ok()) return done.status;
     *out = done.result;
     return Status::Ok();
+  }
+
+  void Cancel() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      cancelled_ = true;
+      queued_.clear();
+      abandon_ = true;
+    }
+    done_cv_.notify_all();
+  }
+
+  void DropInFlight() override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    queued_.clear();
+    abandon_ = true;
+    done_cv_.wait(lock, [this] { return !scoring_; });
+    abandon_ = false;
+    done_.clear();
+    in_flight_ = 0;
+    cancelled_ = false;
   }
 
  private:
@@ -157,12 +203,14 @@ class CpuBackend : public Backend {
       if (queued_.empty()) return;  // stopping, nothing left to score
       const Pair pair = queued_.front();
       queued_.pop_front();
+      scoring_ = true;
       lock.unlock();
       Done done;
       done.tag = pair.tag;
       done.status = Score(pair, &done.result);
       lock.lock();
-      done_.push_back(done);
+      scoring_ = false;
+      done_.push_back(done);  // an abandoned pair's goes with DropInFlight
       done_cv_.notify_all();
     }
   }
@@ -189,7 +237,10 @@ class CpuBackend : public Backend {
     }
   }
 
-  CpuReference reference_;  // the worker's alone
+  // Set (under mutex_) to stop the pair being scored: the pool's cancel
+  // flag. Declared before the reference, whose pool reads it.
+  std::atomic<bool> abandon_{false};
+  CpuReference reference_;  // the worker's, and Configure's (nothing in flight then)
   int width_ = 0, height_ = 0;  // the caller's alone
   unsigned metrics_ = kMetricSsimulacra2;  // the caller's alone
 
@@ -198,6 +249,8 @@ class CpuBackend : public Backend {
   std::deque<Pair> queued_;
   std::deque<Done> done_;
   int in_flight_ = 0;  // submitted and not yet collected
+  bool scoring_ = false;  // the worker is reading a pair's planes
+  bool cancelled_ = false;  // from Cancel to DropInFlight
   bool stopping_ = false;
   std::thread worker_;  // last: starts once everything above exists
 };

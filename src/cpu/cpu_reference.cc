@@ -93,6 +93,11 @@ double CpuReference::WorkspaceBytes(int width, int height) {
          static_cast<double>(width) * kTermRows * 6 * sizeof(double);
 }
 CpuReference::~CpuReference() = default;
+
+void CpuReference::Reserve(int width, int height) {
+  if (ws_->width != width || ws_->height != height) ws_->Allocate(width, height);
+}
+
 int CpuReference::threads() const { return pool_->size(); }
 
 namespace {
@@ -146,13 +151,14 @@ void Blur(ThreadPool* pool, const RecursiveGaussian& rg, const In& in,
 // (the exactness contract's order), so the additions run on one thread; the
 // terms they add, where the divisions are, are computed on the pool first,
 // kTermRows rows at a time, into `terms`. Adding a stored double is adding
-// the same double, so the sums are those of the plain loop.
+// the same double, so the sums are those of the plain loop. A cancelled
+// comparison stops between row blocks (its sums are never used).
 void SumChannel(ThreadPool* pool, const PlaneView& x1, const PlaneView& x2,
                 const PlaneView& mu1, const PlaneView& mu2, const PlaneView& s11,
                 const PlaneView& s22, const PlaneView& s12, double* terms, double sums[6]) {
   const int w = x1.width, h = x1.height;
   double s[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  for (int y0 = 0; y0 < h; y0 += kTermRows) {
+  for (int y0 = 0; y0 < h && !pool->cancelled(); y0 += kTermRows) {
     const int rows = std::min(kTermRows, h - y0);
     pool->Run(rows, [&](int r) {
       const int y = y0 + r;
@@ -177,16 +183,14 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
                              Result* out, PlaneObserver* observer) {
   FrameLayout layout[2];
   S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
-  if (ws_->width != ref.desc.width || ws_->height != ref.desc.height) {
-    ws_->Allocate(ref.desc.width, ref.desc.height);
-  }
+  Reserve(ref.desc.width, ref.desc.height);
   const FrameView* const frames[2] = {&ref, &dist};
   const bool transparent[2] = {HasTransparency(layout[0], ref),
                                HasTransparency(layout[1], dist)};
   const AlphaPasses passes = PlanAlphaPasses(layout, transparent);
   for (int p = 0; p < passes.count; ++p) {
     Subscores sub;
-    ComparePass(frames, layout, passes.background[p], &sub, observer);
+    S2C_RETURN_IF_ERROR(ComparePass(frames, layout, passes.background[p], &sub, observer));
     const double score = sub.Score();
     // std::min(first, second) keeps the first unless the second is lower.
     if (p == 0 || score < out->score) {
@@ -197,8 +201,8 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
   return Status::Ok();
 }
 
-void CpuReference::ComparePass(const FrameView* const frames[2], const FrameLayout layout[2],
-                               float background, Subscores* out, PlaneObserver* observer) {
+Status CpuReference::ComparePass(const FrameView* const frames[2], const FrameLayout layout[2],
+                                 float background, Subscores* out, PlaneObserver* observer) {
   Workspace& ws = *ws_;
   int w = layout[0].width, h = layout[0].height;
   ThreadPool* pool = pool_.get();
@@ -231,9 +235,12 @@ void CpuReference::ComparePass(const FrameView* const frames[2], const FrameLayo
     });
   }
 
+  // Once the pool is cancelled its Run calls do nothing, and the checks
+  // between stages return before anything else is computed.
   Subscores& sub = *out;
   sub = Subscores();
   for (int scale = 0; scale < kNumScales; ++scale) {
+    if (pool->cancelled()) return Cancelled();
     // The canonical loop tests the size of the previous scale.
     if (w < kMinSide || h < kMinSide) break;
     if (scale > 0) {
@@ -287,6 +294,7 @@ void CpuReference::ComparePass(const FrameView* const frames[2], const FrameLayo
     }
     double sums[kNumChannels][6] = {};
     for (int c = 0; c < 3; ++c) {
+      if (pool->cancelled()) return Cancelled();
       const PlaneView x1 = ws.xyb[0][c].View(), x2 = ws.xyb[1][c].View();
       const PlaneView tmp = ws.horizontal.View();
       auto plane = [](const PlaneView& a) {
@@ -311,6 +319,8 @@ void CpuReference::ComparePass(const FrameView* const frames[2], const FrameLayo
     NormsFromSums(sums, w, h, &sub.scale[scale]);
     sub.num_scales = scale + 1;
   }
+  if (pool->cancelled()) return Cancelled();
+  return Status::Ok();
 }
 
 }  // namespace s2c

@@ -50,6 +50,11 @@ class CpuReference {
   // a double so that no size overflows it.
   static double WorkspaceBytes(int width, int height);
 
+  // Allocates those planes for frames of width x height now, rather than at
+  // the first Compare of that size. Throws std::bad_alloc when memory is
+  // short.
+  void Reserve(int width, int height);
+
   // Scores `dist` against `ref`. Both frames are in host memory and must
   // have the same size (at least kMinSide on each side); their formats may
   // differ. Frames with alpha are scored as the canonical tool scores them
@@ -63,8 +68,8 @@ class CpuReference {
   struct Workspace;
   // One pass of Compare: the whole metric, frames with alpha blended on
   // `background`.
-  void ComparePass(const FrameView* const frames[2], const FrameLayout layout[2],
-                   float background, Subscores* sub, PlaneObserver* observer);
+  Status ComparePass(const FrameView* const frames[2], const FrameLayout layout[2],
+                     float background, Subscores* sub, PlaneObserver* observer);
 
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<Workspace> ws_;

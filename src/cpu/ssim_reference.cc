@@ -188,6 +188,7 @@ Status SsimCompare(const FrameView& ref, const FrameView& dist, SsimResult* out,
   if (pool == nullptr) pool = &alone;
   SsimSums sums[3];
   for (int k = 0; k < 3; ++k) {
+    if (pool->cancelled()) return Cancelled();  // ThreadPool::set_cancel_flag
     const ComponentLayout& cr = layout[0].comp[k];
     const ComponentLayout& cd = layout[1].comp[k];
     sums[k] = SumPlane(pool, SsimGeometry(l, k, pixel_aspect), samplemax,
@@ -196,6 +197,7 @@ Status SsimCompare(const FrameView& ref, const FrameView& dist, SsimResult* out,
                          *d = LoadSample(dist, cd, x, y);
                        });
   }
+  if (pool->cancelled()) return Cancelled();
   *out = SsimFromSums(sums, l);
   return Status::Ok();
 }
