@@ -37,6 +37,11 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$suite $packages" ]; then
   echo "debian13-root: $root is up to date"
   exit 0
 fi
+# Only a root of this script's (with its stamp) is replaced.
+if [ -e "$root" ] && [ ! -f "$stamp" ] && [ -n "$(ls -A "$root")" ]; then
+  echo "debian13-root: $root is not empty and was not made here: choose another ROOT" >&2
+  exit 2
+fi
 rm -rf "$root"
 mmdebstrap --mode=root --variant=apt --include="$packages" \
   "$suite" "$root" "$mirror"
