@@ -3,9 +3,13 @@
 # apt-get (as root, or through sudo). The CUDA toolkit is optional and not
 # installed here: when nvcc is on PATH (or in /usr/local/cuda/bin) the CUDA
 # backend is built too.
+#
+#   .ci/install-deps.sh          installs what is missing
+#   .ci/install-deps.sh --list   prints the packages of the build and the test
+#                                suite, one a line, without the sanitizer
+#                                build's (tests/gst-versions makes roots of
+#                                other Debian releases with them)
 set -euo pipefail
-SUDO=
-if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 packages=(
   meson ninja-build pkg-config g++ python3 zlib1g-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
@@ -14,8 +18,15 @@ packages=(
   gstreamer1.0-plugins-bad
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-matplotlib
   locales  # de_DE's sources: tests/element/test_results_file.cc writes under it
-  clang libclang-rt-14-dev  # the sanitizer and fuzzing build (tests/run-suite.sh)
 )
+if [ "${1:-}" = --list ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+# The sanitizer and fuzzing build (tests/run-suite.sh).
+packages+=(clang libclang-rt-14-dev)
+SUDO=
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

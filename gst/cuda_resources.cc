@@ -6,6 +6,10 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 
+#if !GST_CHECK_VERSION(1, 24, 0)
+#include <dlfcn.h>
+#endif
+
 #include <string>
 #include <utility>
 
@@ -73,6 +77,21 @@ class ContextBoundBackend : public Backend {
   std::unique_ptr<Backend> inner_;
 };
 
+// gst_cuda_memory_sync() of the libgstcuda this process runs with, or null
+// where it has none (GStreamer 1.22). A build against 1.22 headers looks the
+// function up at run time, so that the same binary also waits under a later
+// libgstcuda (the library's soname is the same).
+using MemorySync = void (*)(GstCudaMemory*);
+MemorySync RuntimeMemorySync() {
+#if GST_CHECK_VERSION(1, 24, 0)
+  return gst_cuda_memory_sync;
+#else
+  static const MemorySync sync =
+      reinterpret_cast<MemorySync>(dlsym(RTLD_DEFAULT, "gst_cuda_memory_sync"));
+  return sync;
+#endif
+}
+
 }  // namespace
 
 bool HandleCudaContextQuery(GstElement* element, GstQuery* query) {
@@ -100,6 +119,20 @@ bool IsReadableInPlace(GstElement* element, GstBuffer* buffer) {
     if (theirs != ours && !gst_cuda_context_can_access_peer(ours, theirs)) return false;
   }
   return true;
+}
+
+void WaitForCudaWriters(GstBuffer* buffer) {
+  // As GStreamer's own CUDA elements do for memory of a stream other than
+  // theirs (nvencoder, cudaconvert): gst_cuda_memory_sync() waits for the
+  // memory's stream only when a write left it marked as needing a sync, and
+  // clears the mark, so a second reader of the same buffer does not wait.
+  const MemorySync sync = RuntimeMemorySync();
+  if (sync == nullptr) return;
+  const guint n = gst_buffer_n_memory(buffer);
+  for (guint i = 0; i < n; ++i) {
+    GstMemory* mem = gst_buffer_peek_memory(buffer, i);
+    if (gst_is_cuda_memory(mem)) sync(reinterpret_cast<GstCudaMemory*>(mem));
+  }
 }
 
 Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_in_flight,

@@ -28,11 +28,18 @@ void ReleaseCudaContext(GstElement* element);
 // True when every memory of `buffer` is CUDA memory the element's context
 // can read in place (its own context, or a peer one); otherwise the element
 // maps the frame to the host instead of handing the backend foreign device
-// pointers. No synchronisation is needed before reading: CUDA memory in
-// GStreamer 1.22 carries no stream, and its producers (cudaupload, the
-// nvcodec decoders) synchronise before pushing. From 1.24 on,
-// gst_cuda_memory_sync() would be the named wait to add here.
+// pointers.
 bool IsReadableInPlace(GstElement* element, GstBuffer* buffer);
+
+// Waits until the writes to `buffer`'s CUDA memory that its producer left
+// running on the memory's CUDA stream have finished, so that the backend,
+// on streams of its own, reads the finished frame. Call it after mapping
+// the buffer with GST_MAP_CUDA: the map itself may enqueue an upload on
+// that stream. CUDA memory carries a stream from GStreamer 1.24 on, and
+// GST_MAP_CUDA does not wait for it; in 1.22 the memory has no stream and
+// its producers finish their writes before pushing, so there is nothing to
+// wait for (docs/decisions.md, D31).
+void WaitForCudaWriters(GstBuffer* buffer);
 
 // Finds or creates the element's context (shared through GstContext, so a
 // CUDA decoder upstream and this element use one context) and makes the CUDA

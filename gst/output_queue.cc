@@ -283,6 +283,8 @@ bool ReadableInPlace(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
 #endif
 }
 
+// Maps a frame for the backend: its device pointers when `device`, after
+// its producer's writes on the device have finished; else host memory.
 bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
               bool device) {
   int flags = GST_MAP_READ;
@@ -291,7 +293,11 @@ bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
 #else
   (void)device;
 #endif
-  return gst_video_frame_map(frame, info, buffer, static_cast<GstMapFlags>(flags));
+  if (!gst_video_frame_map(frame, info, buffer, static_cast<GstMapFlags>(flags))) return false;
+#ifdef S2C_GST_CUDA
+  if (device) WaitForCudaWriters(buffer);
+#endif
+  return true;
 }
 
 // Maps a waiting pair's frames and submits them.
