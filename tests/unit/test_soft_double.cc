@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The soft double (src/steps/soft_double.h) against the x86-64 instructions,
+// bit for bit: add, sub, mul and div on pairs of operands from every class
+// below, the conversions from float, to float and from int64, and the bit
+// patterns' round trip, negation, fabs and the comparison with zero.
+// S2C_SOFT_DRAWS sets the number of random pairs (default 2 million; the
+// "slow" suite runs 10^8 and every float). soft_double_mutations.sh checks
+// that faults injected into the header make this test or test_soft_terms
+// fail.
+#include "soft_double_check.h"
+#include "steps/soft_double.h"
+
+namespace s2c {
+namespace {
+
+using test::Bits;
+using test::Double;
+using test::AddError;
+using test::DrawDouble;
+using test::IsTie;
+using test::Mismatch;
+
+// ---- Pairs of operands -------------------------------------------------------
+
+enum PairKind {
+  kAnyBits,       // every bit pattern: NaNs with payloads, subnormals, infinities
+  kSpecialMix,    // zeros, infinities, NaNs, extremes against each other and random values
+  kPipeline,      // the terms' values: 2^-60..2^60, either sign, some with f32 significands
+  kAddTies,       // b's bits below a's last place exactly half a unit, or next to it
+  kMulTies,       // products of 54 significant bits (ties) or 55 (next to one)
+  kSubnormal,     // results on the subnormal grid, ties among them
+  kCancel,        // operands a few units apart: differences cancel most bits
+  kWide,          // exponents over the whole range
+  kBoundary,      // results next to the largest finite value and the smallest normal one
+  kPairKinds
+};
+constexpr const char* kPairKindNames[] = {"any-bits", "special-mix", "pipeline", "add-ties",
+                                          "mul-ties", "subnormal", "cancel", "wide", "boundary"};
+
+// An odd number of exactly `bits` significant bits.
+uint64_t OddOfLength(std::mt19937_64& rng, int bits) {
+  if (bits == 1) return 1;
+  return (uint64_t{1} << (bits - 1)) | (rng() & ((uint64_t{1} << (bits - 1)) - 1)) | 1;
+}
+
+double Signed(std::mt19937_64& rng, double x) { return (rng() & 1) ? -x : x; }
+
+void DrawPair(std::mt19937_64& rng, PairKind kind, double* a, double* b) {
+  switch (kind) {
+    case kAnyBits:
+      *a = Double(rng());
+      *b = Double(rng());
+      return;
+    case kSpecialMix: {
+      auto one = [&] {
+        switch (rng() % 3) {
+          case 0: return Double(test::kSpecialDoubles[rng() % std::size(test::kSpecialDoubles)]);
+          case 1: return DrawDouble(rng, -60, 60);
+          default: return Double(rng());
+        }
+      };
+      *a = one();
+      *b = one();
+      return;
+    }
+    case kPipeline: {
+      const int bits_a = (rng() & 1) ? 23 : 52, bits_b = (rng() & 1) ? 23 : 52;
+      *a = DrawDouble(rng, -60, 60, bits_a);
+      *b = DrawDouble(rng, -60, 60, bits_b);
+      return;
+    }
+    case kAddTies: {
+      // a = sa * 2^ea; b's significand has its low d bits set to 10...0, so
+      // that what lies below a's last place is exactly half of it, then
+      // perhaps nudged by one unit of b (next to a tie).
+      *a = DrawDouble(rng, -60, 60);
+      const int d = 1 + static_cast<int>(rng() % 53);
+      uint64_t sb = (uint64_t{1} << 52) | (rng() & ((uint64_t{1} << 52) - 1));
+      sb = ((sb >> d) << d) | (uint64_t{1} << (d - 1));
+      if (rng() % 4 == 0) sb += (rng() & 1) ? 1 : -1;
+      const int ea = std::ilogb(*a);
+      *b = Signed(rng, std::ldexp(static_cast<double>(sb), ea - 52 - d));
+      return;
+    }
+    case kMulTies: {
+      const int k = 2 + static_cast<int>(rng() % 52);  // 2..53
+      const int m = (rng() & 1) ? 55 - k : 56 - k;     // products of 54 or 55 bits
+      if (m < 1 || m > 53) {
+        *a = DrawDouble(rng, -60, 60);
+        *b = DrawDouble(rng, -60, 60);
+        return;
+      }
+      const int ea = static_cast<int>(rng() % 121) - 60, eb = static_cast<int>(rng() % 121) - 60;
+      *a = Signed(rng, std::ldexp(static_cast<double>(OddOfLength(rng, k)), ea - k));
+      *b = Signed(rng, std::ldexp(static_cast<double>(OddOfLength(rng, m)), eb - m));
+      return;
+    }
+    case kSubnormal: {
+      // a = n * 2^(e - 1075 - t) for odd n: a / 2^e and a * 2^-e are
+      // n * 2^(-1075 - t), on the subnormal grid a tie for t = 0, next to one
+      // otherwise.
+      const uint64_t n = OddOfLength(rng, 1 + static_cast<int>(rng() % 53));
+      const int t = static_cast<int>(rng() % 4);
+      const int e = 1 + t + static_cast<int>(rng() % (1023 - t));
+      *a = Signed(rng, std::ldexp(static_cast<double>(n), e - 1075 - t));
+      *b = Signed(rng, std::ldexp(1.0, (rng() & 1) ? e : -e));
+      return;
+    }
+    case kCancel: {
+      *a = DrawDouble(rng, -60, 60);
+      const int64_t delta = static_cast<int64_t>(rng() % 64) - 32;
+      *b = Signed(rng, std::fabs(Double(Bits(*a) + static_cast<uint64_t>(delta))));
+      return;
+    }
+    case kWide:
+      *a = DrawDouble(rng, -1074, 1023);
+      *b = DrawDouble(rng, -1074, 1023);
+      return;
+    case kBoundary: {
+      // Products and quotients near 2^1024 and 2^-1022, sums near 2^1024.
+      const int ea = 1000 + static_cast<int>(rng() % 24);
+      const int eb = static_cast<int>(rng() % 48) - 24;
+      *a = DrawDouble(rng, ea, ea);
+      *b = DrawDouble(rng, eb, eb);
+      if (rng() & 1) *a = 1.0 / *a;  // 2^-1024..2^-1000: products underflow
+      if (rng() % 4 == 0) *b = DrawDouble(rng, 1020, 1023);
+      return;
+    }
+    case kPairKinds: break;
+  }
+}
+
+void CheckOps(double a, double b) {
+  const SoftDouble sa = SoftFromBits(Bits(a)), sb = SoftFromBits(Bits(b));
+  struct {
+    const char* name;
+    uint64_t got, want;
+  } ops[] = {{"add", SoftToBits(sa + sb), Bits(test::HwAdd(a, b))},
+             {"sub", SoftToBits(sa - sb), Bits(test::HwSub(a, b))},
+             {"mul", SoftToBits(sa * sb), Bits(test::HwMul(a, b))},
+             {"div", SoftToBits(sa / sb), Bits(test::HwDiv(a, b))}};
+  for (const auto& op : ops) {
+    if (op.got != op.want) {
+      Mismatch(op.name, op.got, op.want, "a=0x%016" PRIx64 " (%a) b=0x%016" PRIx64 " (%a)", Bits(a),
+               a, Bits(b), b);
+    }
+  }
+}
+
+void TestOperations(uint64_t draws) {
+  std::atomic<uint64_t> add_ties{0}, mul_ties{0}, sub_ties{0};
+  for (int kind = 0; kind < kPairKinds; ++kind) {
+    test::ParallelDraws(1000 + kind, draws / kPairKinds, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+      uint64_t ties[3] = {0, 0, 0};
+      for (uint64_t i = 0; i < n; ++i) {
+        double a = 0.0, b = 0.0;
+        DrawPair(rng, static_cast<PairKind>(kind), &a, &b);
+        CheckOps(a, b);
+        if (kind == kAddTies) {
+          const double s = a + b, d = a - b;
+          ties[0] += IsTie(s, AddError(a, b, s));
+          ties[1] += IsTie(d, AddError(a, -b, d));
+        } else if (kind == kMulTies) {
+          const double p = a * b;
+          ties[2] += IsTie(p, std::fma(a, b, -p));
+        }
+      }
+      add_ties += ties[0];
+      sub_ties += ties[1];
+      mul_ties += ties[2];
+    });
+  }
+  // Every special value against every other one.
+  for (uint64_t x : test::kSpecialDoubles) {
+    for (uint64_t y : test::kSpecialDoubles) CheckOps(Double(x), Double(y));
+  }
+  const uint64_t per_kind = draws / kPairKinds;
+  std::printf("operations: %" PRIu64 " pairs of each of %d kinds", per_kind, kPairKinds);
+  for (const char* name : kPairKindNames) std::printf(" %s", name);
+  std::printf("; exact ties: add %" PRIu64 ", sub %" PRIu64 ", mul %" PRIu64 "\n",
+              add_ties.load(), sub_ties.load(), mul_ties.load());
+  // The tie classes must really hold ties (a quarter of the add-ties draws are
+  // nudged off, and half of the products have 55 bits).
+  test::Require(add_ties + sub_ties >= per_kind / 2, "the add-ties draws give ties");
+  test::Require(mul_ties >= per_kind / 8, "the mul-ties draws give ties");
+}
+
+// ---- Conversions and sign operations --------------------------------------------
+
+void CheckFromFloat(uint32_t fb) {
+  const float f = test::Float(fb);
+  const uint64_t got = SoftToBits(SoftFromFloat(f)), want = Bits(test::HwFromFloat(f));
+  if (got != want) Mismatch("from float", got, want, "f=0x%08" PRIx32, fb);
+}
+
+// Every float where `all_floats`, else random bit patterns and the specials.
+void TestFromFloat(uint64_t draws, bool all_floats) {
+  if (all_floats) {
+    test::ParallelDraws(0, uint64_t{1} << 32, [](std::mt19937_64&, uint64_t first, uint64_t n) {
+      for (uint64_t i = first; i < first + n; ++i) CheckFromFloat(static_cast<uint32_t>(i));
+    });
+    std::printf("from float: all 2^32 bit patterns\n");
+    return;
+  }
+  test::ParallelDraws(2000, draws, [](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) CheckFromFloat(static_cast<uint32_t>(rng()));
+  });
+  for (uint32_t e : {0u, 1u, 0xFEu, 0xFFu}) {  // zeros, subnormals, extremes, inf and NaN
+    for (uint32_t f : {0u, 1u, 2u, 0x3FFFFFu, 0x400000u, 0x400001u, 0x7FFFFFu}) {
+      CheckFromFloat((e << 23) | f);
+      CheckFromFloat(0x80000000u | (e << 23) | f);
+    }
+  }
+  std::printf("from float: %" PRIu64 " random bit patterns and the specials\n", draws);
+}
+
+// Doubles to float: any bits, values next to the midpoints between floats
+// (ties and one unit of a double off them), float subnormals and the
+// overflow threshold 2^128 - 2^103.
+void TestToFloat(uint64_t draws) {
+  test::ParallelDraws(3000, draws, [](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) {
+      double x;
+      switch (i % 4) {
+        case 0: x = Double(rng()); break;
+        case 1: {  // a float's significand and one more bit: the midpoint
+          const int e = static_cast<int>(rng() % 300) - 160;
+          x = Signed(rng, std::ldexp(static_cast<double>(OddOfLength(rng, 25)), e - 24));
+          if (rng() & 1) x = Double(Bits(x) + ((rng() & 1) ? 1 : -1));
+          break;
+        }
+        case 2: x = DrawDouble(rng, -160, -120); break;  // float subnormals
+        default: x = DrawDouble(rng, 125, 128); break;   // float overflow
+      }
+      const float got = SoftToFloat(SoftFromBits(Bits(x)));
+      const float want = test::HwToFloat(x);
+      if (test::FloatBitsOf(got) != test::FloatBitsOf(want)) {
+        Mismatch("to float", test::FloatBitsOf(got), test::FloatBitsOf(want), "x=0x%016" PRIx64, Bits(x));
+      }
+    }
+  });
+  std::printf("to float: %" PRIu64 " doubles\n", draws);
+}
+
+// int64 to double: every bit length and sign, values of 54 to 63 bits whose
+// bits below the 53rd are exactly half a unit (ties) or next to it, and the
+// extremes.
+void TestFromInt64(uint64_t draws) {
+  auto check = [](int64_t v) {
+    const uint64_t got = SoftToBits(SoftFromInt64(v)), want = Bits(test::HwFromInt64(v));
+    if (got != want) Mismatch("from int64", got, want, "v=%" PRId64, v);
+  };
+  test::ParallelDraws(4000, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) {
+      const int bits = 1 + static_cast<int>(rng() % 63);
+      uint64_t v = rng() >> (64 - bits);
+      if (i % 2 && bits >= 54) {
+        const int below = bits - 53;
+        v = ((v >> below) << below) | (uint64_t{1} << (below - 1));
+        if (rng() % 4 == 0) v += (rng() & 1) ? 1 : -1;
+      }
+      check((rng() & 1) ? -static_cast<int64_t>(v) : static_cast<int64_t>(v));
+    }
+  });
+  for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{-1}, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+                    (int64_t{1} << 53) + 1, -(int64_t{1} << 53) - 1}) {
+    check(v);
+  }
+  std::printf("from int64: %" PRIu64 " values\n", draws);
+}
+
+// The bit patterns' round trip, -x, fabs(x) and x < 0.0 on any bits.
+void TestSignAndBits(uint64_t draws) {
+  auto check = [](uint64_t b) {
+    const double x = Double(b);
+    const SoftDouble s = SoftFromBits(b);
+    if (SoftToBits(s) != b) Mismatch("bits round trip", SoftToBits(s), b, "x=0x%016" PRIx64, b);
+    if (SoftToBits(-s) != Bits(-x)) Mismatch("neg", SoftToBits(-s), Bits(-x), "x=0x%016" PRIx64, b);
+    if (SoftToBits(SoftAbs(s)) != Bits(std::fabs(x))) {
+      Mismatch("fabs", SoftToBits(SoftAbs(s)), Bits(std::fabs(x)), "x=0x%016" PRIx64, b);
+    }
+    if (SoftBelowZero(s) != (x < 0.0)) Mismatch("x < 0.0", SoftBelowZero(s), x < 0.0, "x=0x%016" PRIx64, b);
+  };
+  test::ParallelDraws(5000, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) check(rng());
+  });
+  for (uint64_t b : test::kSpecialDoubles) check(b);
+  std::printf("bits, neg, fabs, x < 0: %" PRIu64 " bit patterns and the specials\n", draws);
+}
+
+}  // namespace
+}  // namespace s2c
+
+int main() {
+  const uint64_t draws = s2c::test::DrawsFromEnv(2000000);
+  const bool slow = draws >= 100000000;
+  s2c::TestOperations(draws);
+  s2c::TestFromFloat(draws / 8, slow);
+  s2c::TestToFloat(draws / 8);
+  s2c::TestFromInt64(draws / 8);
+  s2c::TestSignAndBits(draws / 8);
+  return s2c::test::FinishChecks();
+}
