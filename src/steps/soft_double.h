@@ -11,11 +11,11 @@
 // in [2^52, 2^53) and the exponent of its last bit (value = sig * 2^exp), so
 // chains of operations skip the packing. Subnormal values are held
 // normalised too, with an exponent below -1074. An operation forms its exact
-// result, or enough of it: a significand of at least 55 bits whose last bit
-// is a sticky bit (set when anything nonzero lies below it), then rounds once
-// (SoftRoundBits). The sticky bit is always at least two bits below the
-// rounding position, so it tells a tie from a value above it and an exact
-// value from one a little above, which is all rounding needs.
+// result, or enough of it: at least 55 significant bits, the last of them a
+// sticky bit where anything nonzero was cut off below, then rounds once
+// (SoftRound). The sticky bit is always well below the highest bit that
+// rounding drops, so it tells a tie from a value above it and an exact value
+// from one a little above, which is all rounding needs.
 #ifndef S2C_SOFT_DOUBLE_H_
 #define S2C_SOFT_DOUBLE_H_
 
@@ -82,44 +82,40 @@ S2C_HD uint64_t SoftShiftRightJam(uint64_t x, int d) {
 
 // ---- Rounding -------------------------------------------------------------------
 
-// Rounds m * 2^e (m != 0, its last bit possibly a sticky bit) to nearest
-// even, keeping `precision` significant bits on a grid no finer than 2^min_exp
-// (the subnormals' grid). Returns the rounded significand q (which may be
-// 2^precision after a carry, or have fewer bits on the subnormal grid, or be
-// zero) and sets *exp to the exponent of its last bit. With the top bit of m
-// at 63 the rounding position is at least bit 10, so a sticky bit within the
-// last two bits of the normalised m only ever decides between "exactly half"
-// and "more than half", or "exact" and "a little more".
-S2C_HD uint64_t SoftRoundBits(uint64_t m, int e, int precision, int min_exp, int* exp) {
+// The double nearest to (-1)^neg * m * 2^e, m != 0, with ties to even:
+// normalised, zero where it rounds to nothing, infinity where it overflows.
+// m's last bit may be a sticky bit: with m's top bit moved to 63, the
+// highest bit that rounding drops is bit 10 for a normal result (53 bits
+// kept) and higher on the subnormals' grid of 2^-1074, so a sticky bit
+// within the last three bits of the normalised m only ever decides between
+// "exactly half" and "more than half", or "exact" and "a little more".
+S2C_HD SoftDouble SoftRound(uint32_t neg, uint64_t m, int e) {
   const int lz = SoftClz(m);
   m <<= lz;
   e -= lz;
-  int shift = 64 - precision;
-  if (e + shift < min_exp) shift = min_exp - e;  // mutation-point: subnormal
-  *exp = e + shift;
-  // At least half a unit of 2^63 is needed to round up to one unit.
-  if (shift >= 64) return shift == 64 && m > (uint64_t{1} << 63);
-  const uint64_t q = m >> shift;
-  const uint64_t rest = m & ((uint64_t{1} << shift) - 1);
-  const uint64_t half = uint64_t{1} << (shift - 1);
-  return q + (rest > half || (rest == half && (q & 1)));  // mutation-point: round
-}
-
-// The double nearest to (-1)^neg * m * 2^e, m != 0 (sticky bit as above):
-// normalised, zero where it rounds to nothing, infinity where it overflows.
-S2C_HD SoftDouble SoftRound(uint32_t neg, uint64_t m, int e) {
-  int exp;
-  uint64_t q = SoftRoundBits(m, e, 53, -1074, &exp);
+  int shift = 11;
+  if (e + shift < -1074) shift = -1074 - e;  // mutation-point: subnormal
+  int exp = e + shift;
+  uint64_t q;
+  if (shift >= 64) {
+    // Below one unit of 2^-1074: at least half of one is needed to round up.
+    q = shift == 64 && m > (uint64_t{1} << 63);
+  } else {
+    q = m >> shift;
+    const uint64_t rest = m & ((uint64_t{1} << shift) - 1);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    q += rest > half || (rest == half && (q & 1));  // mutation-point: round
+  }
   if (q == 0) return SoftZero(neg);
   if (q >> 53) {  // carried to 2^53
     q >>= 1;
     ++exp;
   } else {  // a subnormal has fewer than 53 bits
-    const int lz = SoftClz(q) - 11;
-    q <<= lz;
-    exp -= lz;
+    const int shift_up = SoftClz(q) - 11;
+    q <<= shift_up;
+    exp -= shift_up;
   }
-  if (exp > 971) return SoftInf(neg);  // 2^53 * 2^971 = 2^1024  // mutation-point: overflow
+  if (exp > 971) return SoftInf(neg);  // q * 2^exp >= 2^1024  // mutation-point: overflow
   return {q, exp, neg};
 }
 
@@ -165,33 +161,6 @@ S2C_HD SoftDouble SoftFromFloat(float f) {
     return {fraction << lz, -149 - lz, neg};  // fraction * 2^-149
   }
   return {(fraction | 0x800000u) << 29, biased - 179, neg};
-}
-
-// (float)x, rounded to nearest even (float subnormals and overflow
-// included). A NaN keeps its sign and the top of its payload, quieted, as
-// cvtsd2ss gives it.
-S2C_HD float SoftToFloat(SoftDouble x) {
-  uint32_t b = x.neg << 31;
-  if (SoftIsSpecial(x)) {
-    b |= 0x7F800000u | (x.sig ? 0x400000u | static_cast<uint32_t>(x.sig >> 29) : 0u);  // mutation-point: floatquiet
-  } else if (x.sig != 0) {
-    int exp;
-    uint64_t q = SoftRoundBits(x.sig, x.exp, 24, -149, &exp);
-    if (q >> 24) {  // carried to 2^24
-      q >>= 1;
-      ++exp;
-    }
-    // As in SoftToBits: a normal q carries the exponent field's extra one;
-    // a subnormal's exp is -149, its field 0.
-    if (exp > 104) {  // 2^24 * 2^104 = 2^128  // mutation-point: floatoverflow
-      b |= 0x7F800000u;
-    } else if (q != 0) {
-      b |= (static_cast<uint32_t>(exp + 149) << 23) + static_cast<uint32_t>(q);
-    }
-  }
-  float f;
-  memcpy(&f, &b, sizeof f);
-  return f;
 }
 
 // (double)v, rounded to nearest even where |v| > 2^53.

@@ -4,7 +4,7 @@
 // bit for bit: SsimRatio, EdgeTerm and the six terms of FinishTerms from the
 // planes' values, FinishTerms from any prepared pair, and SSIM's SsimTerm
 // from window moments. S2C_SOFT_DRAWS sets the number of random draws
-// (default 1.2 million; the "slow" suite runs 10^8).
+// (default 4 million; the "slow" suite runs 10^8).
 #include <cfloat>
 
 #include "soft_double_check.h"
@@ -192,20 +192,30 @@ void TestFromPlanes(uint64_t draws) {
   test::Require(ties[kEdgeTies] >= per_kind / 4, "the edge-ties draws give ties");
 }
 
-// SsimRatio's f64 expression (float)(1.0 - (double)x) on every float where
-// `all_floats`, else on random bit patterns.
+// SoftSsimNumM, SsimRatio's f64 expression (float)(1.0 - (double)x) in f32,
+// on every float where `all_floats`, else on random bit patterns and the
+// floats next to zero and one.
 void TestNumM(uint64_t draws, bool all_floats) {
   auto check = [](uint32_t b) {
     const float x = test::Float(b);
-    const float got = SoftToFloat(SoftFromBits(kSoftOneBits) - SoftFromFloat(x));
+    const float got = SoftSsimNumM(x);
     const float want = test::HwToFloat(test::HwSub(1.0, test::HwFromFloat(x)));
     if (FloatBitsOf(got) != FloatBitsOf(want)) Mismatch("num_m", FloatBitsOf(got), FloatBitsOf(want), "x=%a", x);
   };
   const uint64_t n = all_floats ? uint64_t{1} << 32 : draws;
   test::ParallelDraws(50, n, [&](std::mt19937_64& rng, uint64_t first, uint64_t count) {
-    for (uint64_t i = first; i < first + count; ++i) check(all_floats ? static_cast<uint32_t>(i) : static_cast<uint32_t>(rng()));
+    for (uint64_t i = first; i < first + count; ++i) {
+      check(all_floats ? static_cast<uint32_t>(i) : static_cast<uint32_t>(rng()));
+    }
   });
-  std::printf("num_m: %s\n", all_floats ? "every float" : "random floats");
+  for (uint32_t near : {0x00000000u, 0x3F800000u}) {  // 0.0f and 1.0f, both signs
+    for (uint32_t k = 0; k < 1u << 16; ++k) {
+      check(near + k);
+      check(near - k);
+      check((near + k) ^ 0x80000000u);
+    }
+  }
+  std::printf("num_m in f32: %s\n", all_floats ? "every float" : "random floats, and next to 0 and 1");
 }
 
 // ---- From any prepared pair ----------------------------------------------------------
@@ -372,7 +382,7 @@ void TestSsimTerm(uint64_t draws) {
 }  // namespace s2c
 
 int main() {
-  const uint64_t draws = s2c::test::DrawsFromEnv(1200000);
+  const uint64_t draws = s2c::test::DrawsFromEnv(4000000);
   s2c::TestNumM(draws / 4, draws >= 100000000);
   s2c::TestFromPlanes(draws / 2);
   s2c::TestFinish(draws / 4);
