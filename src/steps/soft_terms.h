@@ -79,7 +79,7 @@ S2C_HD SoftPixelTerms SoftFinishTerms(SoftPreparedTerms prepared) {
   const SoftDouble d = SoftBelowZero(ssim) ? zero : ssim;
   const SoftDouble e = SoftFromBits(prepared.edge);
   const SoftDouble artifact = SoftBelowZero(e) ? zero : e;
-  const SoftDouble detail = SoftBelowZero(-e) ? zero : -e;  // mutation-point: clamp
+  const SoftDouble detail = SoftBelowZero(-e) ? zero : -e;  // mutation-point: softclamp
   SoftPixelTerms p;
   p.t[0] = SoftToBits(d);
   p.t[1] = SoftToBits(SoftQuartic(d));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What test_soft_double and test_soft_terms share: the reference operations
-// (the x86-64 SSE2 instructions themselves, whose NaN rules the soft double
-// follows), the draws on all cores, and the report of mismatches.
+// What the soft double's tests share: the reference operations (the x86-64
+// SSE2 instructions themselves, whose NaN rules the soft double follows),
+// the draws on all cores, the exact-tie check, and the report of mismatches.
 #ifndef S2C_TESTS_SOFT_DOUBLE_CHECK_H_
 #define S2C_TESTS_SOFT_DOUBLE_CHECK_H_
 
@@ -148,23 +148,6 @@ void ParallelDraws(uint64_t seed, uint64_t total, Fn fn) {
   for (std::thread& t : pool) t.join();
 }
 
-// A double (-1)^sign * 1.f * 2^e with a random fraction of `bits` significant
-// bits after the leading one (the rest zero), e in [lo, hi], random sign. An
-// e below -1022 gives the subnormal with those bits shifted into place.
-inline double DrawDouble(std::mt19937_64& rng, int lo, int hi, int bits = 52) {
-  const int e = lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
-  const uint64_t fraction = bits == 0 ? 0 : (rng() >> (64 - bits)) << (52 - bits);
-  const double x = std::ldexp(1.0 + std::ldexp(static_cast<double>(fraction), -52), e);
-  return (rng() & 1) ? -x : x;
-}
-
-// A float with a random fraction and a binary exponent in [lo, hi], random sign.
-inline float DrawFloat(std::mt19937_64& rng, int lo, int hi) {
-  const int e = lo + static_cast<int>(rng() % static_cast<uint64_t>(hi - lo + 1));
-  const float x = std::ldexp(1.0f + std::ldexp(static_cast<float>(rng() >> 41), -23), e);
-  return (rng() & 1) ? -x : x;
-}
-
 // Whether r, the rounded a + b or a * b, was an exact tie: its error e is
 // exact (TwoSum, fma) for normal results and is half the distance to the
 // neighbour on its side.
@@ -177,19 +160,6 @@ inline double AddError(double a, double b, double s) {
   const double bb = s - a;
   return (a - (s - bb)) + (b - bb);
 }
-
-// Special and boundary doubles: zeros, infinities, quiet and signalling NaNs
-// of both signs with payloads, the subnormal and normal extremes, and values
-// next to one.
-constexpr uint64_t kSpecialDoubles[] = {
-    0x0000000000000000, 0x8000000000000000, 0x7FF0000000000000, 0xFFF0000000000000,
-    0x7FF8000000000000, 0xFFF8000000000000, 0x7FF0000000000001, 0xFFF4000000000123,
-    0x7FFFFFFFFFFFFFFF, 0x7FF80000DEADBEEF, 0x0000000000000001, 0x8000000000000001,
-    0x000FFFFFFFFFFFFF, 0x800FFFFFFFFFFFFF, 0x0010000000000000, 0x8010000000000000,
-    0x0010000000000001, 0x7FEFFFFFFFFFFFFF, 0xFFEFFFFFFFFFFFFF, 0x7FE0000000000000,
-    0x3FF0000000000000, 0xBFF0000000000000, 0x3FF0000000000001, 0x3FEFFFFFFFFFFFFF,
-    0x3FE0000000000000, 0x4000000000000000, 0x4008000000000000, 0x3CA0000000000000,
-    0x3C90000000000000, 0x0008000000000000, 0x0000000000000003, 0x4330000000000000};
 
 }  // namespace test
 }  // namespace s2c

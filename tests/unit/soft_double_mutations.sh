@@ -32,7 +32,7 @@ zerosign|zerosign|s/SoftZero(a.neg \& b.neg)/SoftZero(a.neg | b.neg)/
 cancel|cancel|s/return SoftZero(0);/return SoftZero(x.neg);/
 edge|edge|s/(one + SoftFromFloat(a2)) \/ (one + SoftFromFloat(a1)) - one/(SoftFromFloat(a2) - SoftFromFloat(a1)) \/ (one + SoftFromFloat(a1))/
 quartic|quartic|s/return x2 \* x2;/return x * x * x * x;/
-clamp|clamp|s/SoftBelowZero(-e) ? zero : -e;/-e;/
+softclamp|softclamp|s/SoftBelowZero(-e) ? zero : -e;/-e;/
 ssimorder|ssimorder|s/x2w - mx2 + y2w - my2 + c2/x2w + y2w - mx2 - my2 + c2/
 bitsparity|bitsadd|s/TermIncrementBits(x, key))/SumIncrement{TermIncrementBits(x, key).even, TermIncrementBits(x, key).even})/
 bitsbinade|bitsadd|s/TermIncrementBits(x, key))/TermIncrementBits(x, key + 1))/'

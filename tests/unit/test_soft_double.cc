@@ -8,127 +8,20 @@
 // that faults injected into the header make this test or test_soft_terms
 // fail.
 #include "soft_double_check.h"
+#include "soft_double_draws.h"
 #include "steps/soft_double.h"
 
 namespace s2c {
 namespace {
 
+using test::AddError;
 using test::Bits;
 using test::Double;
-using test::AddError;
 using test::DrawDouble;
+using test::DrawPair;
 using test::IsTie;
 using test::Mismatch;
-
-// ---- Pairs of operands -------------------------------------------------------
-
-enum PairKind {
-  kAnyBits,       // every bit pattern: NaNs with payloads, subnormals, infinities
-  kSpecialMix,    // zeros, infinities, NaNs, extremes against each other and random values
-  kPipeline,      // the terms' values: 2^-60..2^60, either sign, some with f32 significands
-  kAddTies,       // b's bits below a's last place exactly half a unit, or next to it
-  kMulTies,       // products of 54 significant bits (ties) or 55 (next to one)
-  kSubnormal,     // results on the subnormal grid, ties among them
-  kCancel,        // operands a few units apart: differences cancel most bits
-  kWide,          // exponents over the whole range
-  kBoundary,      // results next to the largest finite value and the smallest normal one
-  kPairKinds
-};
-constexpr const char* kPairKindNames[] = {"any-bits", "special-mix", "pipeline", "add-ties",
-                                          "mul-ties", "subnormal", "cancel", "wide", "boundary"};
-
-// An odd number of exactly `bits` significant bits.
-uint64_t OddOfLength(std::mt19937_64& rng, int bits) {
-  if (bits == 1) return 1;
-  return (uint64_t{1} << (bits - 1)) | (rng() & ((uint64_t{1} << (bits - 1)) - 1)) | 1;
-}
-
-double Signed(std::mt19937_64& rng, double x) { return (rng() & 1) ? -x : x; }
-
-void DrawPair(std::mt19937_64& rng, PairKind kind, double* a, double* b) {
-  switch (kind) {
-    case kAnyBits:
-      *a = Double(rng());
-      *b = Double(rng());
-      return;
-    case kSpecialMix: {
-      auto one = [&] {
-        switch (rng() % 3) {
-          case 0: return Double(test::kSpecialDoubles[rng() % std::size(test::kSpecialDoubles)]);
-          case 1: return DrawDouble(rng, -60, 60);
-          default: return Double(rng());
-        }
-      };
-      *a = one();
-      *b = one();
-      return;
-    }
-    case kPipeline: {
-      const int bits_a = (rng() & 1) ? 23 : 52, bits_b = (rng() & 1) ? 23 : 52;
-      *a = DrawDouble(rng, -60, 60, bits_a);
-      *b = DrawDouble(rng, -60, 60, bits_b);
-      return;
-    }
-    case kAddTies: {
-      // a = sa * 2^ea; b's significand has its low d bits set to 10...0, so
-      // that what lies below a's last place is exactly half of it, then
-      // perhaps nudged by one unit of b (next to a tie).
-      *a = DrawDouble(rng, -60, 60);
-      const int d = 1 + static_cast<int>(rng() % 53);
-      uint64_t sb = (uint64_t{1} << 52) | (rng() & ((uint64_t{1} << 52) - 1));
-      sb = ((sb >> d) << d) | (uint64_t{1} << (d - 1));
-      if (rng() % 4 == 0) sb += (rng() & 1) ? 1 : -1;
-      const int ea = std::ilogb(*a);
-      *b = Signed(rng, std::ldexp(static_cast<double>(sb), ea - 52 - d));
-      return;
-    }
-    case kMulTies: {
-      const int k = 2 + static_cast<int>(rng() % 52);  // 2..53
-      const int m = (rng() & 1) ? 55 - k : 56 - k;     // products of 54 or 55 bits
-      if (m < 1 || m > 53) {
-        *a = DrawDouble(rng, -60, 60);
-        *b = DrawDouble(rng, -60, 60);
-        return;
-      }
-      const int ea = static_cast<int>(rng() % 121) - 60, eb = static_cast<int>(rng() % 121) - 60;
-      *a = Signed(rng, std::ldexp(static_cast<double>(OddOfLength(rng, k)), ea - k));
-      *b = Signed(rng, std::ldexp(static_cast<double>(OddOfLength(rng, m)), eb - m));
-      return;
-    }
-    case kSubnormal: {
-      // a = n * 2^(e - 1075 - t) for odd n: a / 2^e and a * 2^-e are
-      // n * 2^(-1075 - t), on the subnormal grid a tie for t = 0, next to one
-      // otherwise.
-      const uint64_t n = OddOfLength(rng, 1 + static_cast<int>(rng() % 53));
-      const int t = static_cast<int>(rng() % 4);
-      const int e = 1 + t + static_cast<int>(rng() % (1023 - t));
-      *a = Signed(rng, std::ldexp(static_cast<double>(n), e - 1075 - t));
-      *b = Signed(rng, std::ldexp(1.0, (rng() & 1) ? e : -e));
-      return;
-    }
-    case kCancel: {
-      *a = DrawDouble(rng, -60, 60);
-      const int64_t delta = static_cast<int64_t>(rng() % 64) - 32;
-      *b = Signed(rng, std::fabs(Double(Bits(*a) + static_cast<uint64_t>(delta))));
-      return;
-    }
-    case kWide:
-      *a = DrawDouble(rng, -1074, 1023);
-      *b = DrawDouble(rng, -1074, 1023);
-      return;
-    case kBoundary: {
-      // Products and quotients near 2^1024 and 2^-1022, sums near 2^1024.
-      const int ea = 1000 + static_cast<int>(rng() % 24);
-      const int eb = static_cast<int>(rng() % 48) - 24;
-      *a = DrawDouble(rng, ea, ea);
-      *b = DrawDouble(rng, eb, eb);
-      if (rng() & 1) *a = 1.0 / *a;  // 2^-1024..2^-1000: products underflow
-      if (rng() % 4 == 0) *b = DrawDouble(rng, 1020, 1023);
-      return;
-    }
-    case kPairKinds: break;
-  }
-}
+using test::PairKind;
 
 void CheckOps(double a, double b) {
   const SoftDouble sa = SoftFromBits(Bits(a)), sb = SoftFromBits(Bits(b));
@@ -149,18 +42,18 @@ void CheckOps(double a, double b) {
 
 void TestOperations(uint64_t draws) {
   std::atomic<uint64_t> add_ties{0}, mul_ties{0}, sub_ties{0};
-  for (int kind = 0; kind < kPairKinds; ++kind) {
-    test::ParallelDraws(1000 + kind, draws / kPairKinds, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+  for (int kind = 0; kind < test::kPairKinds; ++kind) {
+    test::ParallelDraws(1000 + kind, draws / test::kPairKinds, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
       uint64_t ties[3] = {0, 0, 0};
       for (uint64_t i = 0; i < n; ++i) {
         double a = 0.0, b = 0.0;
         DrawPair(rng, static_cast<PairKind>(kind), &a, &b);
         CheckOps(a, b);
-        if (kind == kAddTies) {
+        if (kind == test::kAddTies) {
           const double s = a + b, d = a - b;
           ties[0] += IsTie(s, AddError(a, b, s));
           ties[1] += IsTie(d, AddError(a, -b, d));
-        } else if (kind == kMulTies) {
+        } else if (kind == test::kMulTies) {
           const double p = a * b;
           ties[2] += IsTie(p, std::fma(a, b, -p));
         }
@@ -174,9 +67,9 @@ void TestOperations(uint64_t draws) {
   for (uint64_t x : test::kSpecialDoubles) {
     for (uint64_t y : test::kSpecialDoubles) CheckOps(Double(x), Double(y));
   }
-  const uint64_t per_kind = draws / kPairKinds;
-  std::printf("operations: %" PRIu64 " pairs of each of %d kinds", per_kind, kPairKinds);
-  for (const char* name : kPairKindNames) std::printf(" %s", name);
+  const uint64_t per_kind = draws / test::kPairKinds;
+  std::printf("operations: %" PRIu64 " pairs of each of %d kinds", per_kind, test::kPairKinds);
+  for (const char* name : test::kPairKindNames) std::printf(" %s", name);
   std::printf("; exact ties: add %" PRIu64 ", sub %" PRIu64 ", mul %" PRIu64 "\n",
               add_ties.load(), sub_ties.load(), mul_ties.load());
   // The tie classes must really hold ties (a quarter of the add-ties draws are

@@ -8,6 +8,7 @@
 #include <cfloat>
 
 #include "soft_double_check.h"
+#include "soft_double_draws.h"
 #include "steps/pixel_steps.h"
 #include "steps/soft_terms.h"
 #include "steps/ssim_steps.h"
