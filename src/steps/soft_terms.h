@@ -10,8 +10,9 @@
 // of input the pipeline can give.
 //
 // Where finite f32 inputs overflow on the way (an f32 difference of two huge
-// values is inf), the soft forms give the reference's infinities and NaNs, bit
-// for bit, as they do for inf and NaN inputs.
+// values is inf), the soft forms give the reference's infinities and NaNs, as
+// they do for inf and NaN inputs; a NaN's sign is the literal operations'
+// (docs/soft-double.md, "The terms", says where the host compiler's differs).
 #ifndef S2C_SOFT_TERMS_H_
 #define S2C_SOFT_TERMS_H_
 
@@ -28,15 +29,15 @@ namespace s2c {
 constexpr uint64_t kSoftOneBits = 0x3FF0000000000000;
 constexpr uint64_t kSoftTwoBits = 0x4000000000000000;
 // kSsimK1 = 0.01 * 0.01 and kSsimK2 = 0.03 * 0.03, as the compiler rounds
-// them (test_soft_double checks the bits against the constants).
+// them (test_soft_terms checks the bits against the constants).
 constexpr uint64_t kSoftSsimK1Bits = 0x3F1A36E2EB1C432D;
 constexpr uint64_t kSoftSsimK2Bits = 0x3F4D7DBF487FCB92;
 
 // SsimRatio's f64 expression num_m = (float)(1.0 - (double)x) is 1.0f - x,
 // the same float for every float x: rounding to 53 bits and then to 24 gives
 // the nearest float because 53 >= 2 * 24 + 2 (double rounding is innocuous
-// then; test_soft_terms checks every float). nvcc's optimiser narrows the
-// reference expression the same way on the device.
+// then; test_soft_terms checks every float in suite slow). nvcc's optimiser
+// narrows the reference expression the same way on the device.
 S2C_HD float SoftSsimNumM(float x) { return 1.0f - x; }
 
 S2C_HD float SoftSsimRatio(float mu1, float mu2, float s11, float s22, float s12) {

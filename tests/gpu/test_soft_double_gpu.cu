@@ -104,15 +104,21 @@ void TestOperations(int n) {
     for (int i = 0; i < n; ++i) {
       const double x = Double(a[i]), y = Double(b[i]);
       const uint64_t want[kOps] = {
-          Bits(test::HwAdd(x, y)), Bits(test::HwSub(x, y)), Bits(test::HwMul(x, y)),
-          Bits(test::HwDiv(x, y)), Bits(test::HwFromFloat(test::Float(static_cast<uint32_t>(a[i])))),
-          Bits(test::HwFromInt64(v[i])), Bits(std::fabs(x)), y < 0.0};
-      static const char* const names[kOps] = {"add", "sub", "mul", "div", "from float",
-                                              "from int64", "fabs(-x)", "y < 0"};
+          Bits(test::HwAdd(x, y)),
+          Bits(test::HwSub(x, y)),
+          Bits(test::HwMul(x, y)),
+          Bits(test::HwDiv(x, y)),
+          Bits(test::HwFromFloat(test::Float(static_cast<uint32_t>(a[i])))),
+          Bits(test::HwFromInt64(v[i])),
+          Bits(std::fabs(x)),
+          y < 0.0};
+      static const char* const names[kOps] = {"add",        "sub",        "mul",      "div",
+                                              "from float", "from int64", "fabs(-x)", "y < 0"};
       for (int k = 0; k < kOps; ++k) {
         if (out[kOps * i + k] != want[k]) {
-          Mismatch(names[k], out[kOps * i + k], want[k], "%s: a=0x%016" PRIx64 " b=0x%016" PRIx64
-                   " v=%" PRId64, test::kPairKindNames[kind], a[i], b[i], v[i]);
+          Mismatch(names[k], out[kOps * i + k], want[k],
+                   "%s: a=0x%016" PRIx64 " b=0x%016" PRIx64 " v=%" PRId64,
+                   test::kPairKindNames[kind], a[i], b[i], v[i]);
         }
       }
     }
@@ -165,8 +171,8 @@ void TestPixelTerms(int n) {
     const SoftPixelTerms want = SoftMapTerms(p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
     for (int k = 0; k < 6; ++k) {
       if (out[6 * i + k] != want.t[k]) {
-        Mismatch("SoftMapTerms", out[6 * i + k], want.t[k], "term %d, planes %a %a %a %a %a %a %a", k,
-                 p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
+        Mismatch("SoftMapTerms", out[6 * i + k], want.t[k], "term %d, planes %a %a %a %a %a %a %a",
+                 k, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
       }
     }
   }
@@ -181,7 +187,9 @@ void TestSsimTerm(int n) {
   std::mt19937_64 rng(7200);
   std::vector<SsimMoments> m(n);
   std::vector<int64_t> samplemax(n);
-  auto up_to = [&](int64_t top) { return static_cast<int64_t>(rng() % (static_cast<uint64_t>(top) + 1)); };
+  auto up_to = [&](int64_t top) {
+    return static_cast<int64_t>(rng() % (static_cast<uint64_t>(top) + 1));
+  };
   for (int i = 0; i < n; ++i) {
     SsimMoments& s = m[i];
     if (i % 4 == 3) {
@@ -214,8 +222,9 @@ void TestSsimTerm(int n) {
   for (int i = 0; i < n; ++i) {
     const uint64_t want = SoftSsimTerm(m[i], samplemax[i]);
     if (out[i] != want) {
-      Mismatch("SoftSsimTerm", out[i], want, "mux=%" PRId64 " muy=%" PRId64 " x2=%" PRId64
-               " xy=%" PRId64 " y2=%" PRId64 " w=%" PRId64 " samplemax=%" PRId64,
+      Mismatch("SoftSsimTerm", out[i], want,
+               "mux=%" PRId64 " muy=%" PRId64 " x2=%" PRId64 " xy=%" PRId64 " y2=%" PRId64
+               " w=%" PRId64 " samplemax=%" PRId64,
                m[i].mux, m[i].muy, m[i].x2, m[i].xy, m[i].y2, m[i].w, samplemax[i]);
     }
   }

@@ -87,7 +87,7 @@ inline std::atomic<uint64_t>& Failures() {
 
 // One mismatch: the first 20 are printed with their inputs (printf format).
 __attribute__((format(printf, 4, 5))) inline void Mismatch(const char* what, uint64_t got,
-                                                          uint64_t want, const char* inputs, ...) {
+                                                           uint64_t want, const char* inputs, ...) {
   static std::mutex print;
   if (++Failures() > 20) return;
   std::lock_guard<std::mutex> lock(print);

@@ -48,19 +48,20 @@ constexpr uint64_t kSpecialDoubles[] = {
     0x3C90000000000000, 0x0008000000000000, 0x0000000000000003, 0x4330000000000000};
 
 enum PairKind {
-  kAnyBits,       // every bit pattern: NaNs with payloads, subnormals, infinities
-  kSpecialMix,    // zeros, infinities, NaNs, extremes against each other and random values
-  kPipeline,      // the terms' values: 2^-60..2^60, either sign, some with f32 significands
-  kAddTies,       // b's bits below a's last place exactly half a unit, or next to it
-  kMulTies,       // products of 54 significant bits (ties) or 55 (next to one)
-  kSubnormal,     // results on the subnormal grid, ties among them
-  kCancel,        // operands a few units apart: differences cancel most bits
-  kWide,          // exponents over the whole range
-  kBoundary,      // results next to the largest finite value and the smallest normal one
+  kAnyBits,     // every bit pattern: NaNs with payloads, subnormals, infinities
+  kSpecialMix,  // zeros, infinities, NaNs, extremes against each other and random values
+  kPipeline,    // the terms' values: 2^-60..2^60, either sign, some with f32 significands
+  kAddTies,     // b's bits below a's last place exactly half a unit, or next to it
+  kMulTies,     // products of 54 significant bits (ties) or 55 (next to one)
+  kSubnormal,   // results on the subnormal grid, ties among them
+  kCancel,      // operands a few units apart: differences cancel most bits
+  kWide,        // exponents over the whole range
+  kBoundary,    // results next to the largest finite value and the smallest normal one
   kPairKinds
 };
-constexpr const char* kPairKindNames[] = {"any-bits", "special-mix", "pipeline", "add-ties",
-                                          "mul-ties", "subnormal", "cancel", "wide", "boundary"};
+constexpr const char* kPairKindNames[] = {"any-bits", "special-mix", "pipeline",
+                                          "add-ties", "mul-ties",    "subnormal",
+                                          "cancel",   "wide",        "boundary"};
 
 // An odd number of exactly `bits` significant bits.
 inline uint64_t OddOfLength(std::mt19937_64& rng, int bits) {

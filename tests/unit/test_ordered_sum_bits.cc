@@ -37,9 +37,9 @@ void TestLoopAddBits() {
     uint64_t t = sb;
     by_increment += TryAdvance(&t, BinadeKey(sb), TermIncrementBits(ToBits(x), BinadeKey(sb)));
   }
-  const double specials[] = {0.0, -0.0, 1.0, -2.5, INFINITY, -INFINITY, NAN,
-                             FromBits(0x7FF0000000000123ull), FromBits(0xFFF8000000000456ull),
-                             4.9e-324, -4.9e-324, 1e308, 0x1.fffffffffffffp1023, 0x1p-1022};
+  const double specials[] = {0.0, -0.0, 1.0, -2.5, INFINITY, -INFINITY, NAN, 4.9e-324, -4.9e-324,
+                             1e308, 0x1.fffffffffffffp1023, 0x1p-1022,
+                             FromBits(0x7FF0000000000123ull), FromBits(0xFFF8000000000456ull)};
   for (double a : specials) {
     for (double b : specials) {
       if (LoopAddBits(ToBits(a), ToBits(b)) != ToBits(LoopAdd(a, b))) {
@@ -73,7 +73,9 @@ void TestFixtures() {
       uint64_t lanes = 0;
       for (size_t c = 0; c < n; c += kSumChunkTerms) {
         const int nterms = static_cast<int>(n - c < kSumChunkTerms ? n - c : kSumChunkTerms);
-        for (int lane = 0; lane < kSumChunkLanes; ++lane) lanes = AddLaneBits(lanes, &xb[c], nterms, lane);
+        for (int lane = 0; lane < kSumChunkLanes; ++lane) {
+          lanes = AddLaneBits(lanes, &xb[c], nterms, lane);
+        }
       }
       const uint64_t rest = AddRestBits(0, xb.data(), static_cast<int>(n), 0);
       const char* name = test::TermKindName(kind);

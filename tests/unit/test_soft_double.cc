@@ -43,7 +43,7 @@ void CheckOps(double a, double b) {
 void TestOperations(uint64_t draws) {
   std::atomic<uint64_t> add_ties{0}, mul_ties{0}, sub_ties{0};
   for (int kind = 0; kind < test::kPairKinds; ++kind) {
-    test::ParallelDraws(1000 + kind, draws / test::kPairKinds, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    auto block = [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
       uint64_t ties[3] = {0, 0, 0};
       for (uint64_t i = 0; i < n; ++i) {
         double a = 0.0, b = 0.0;
@@ -61,7 +61,8 @@ void TestOperations(uint64_t draws) {
       add_ties += ties[0];
       sub_ties += ties[1];
       mul_ties += ties[2];
-    });
+    };
+    test::ParallelDraws(1000 + kind, draws / test::kPairKinds, block);
   }
   // Every special value against every other one.
   for (uint64_t x : test::kSpecialDoubles) {
@@ -70,8 +71,8 @@ void TestOperations(uint64_t draws) {
   const uint64_t per_kind = draws / test::kPairKinds;
   std::printf("operations: %" PRIu64 " pairs of each of %d kinds", per_kind, test::kPairKinds);
   for (const char* name : test::kPairKindNames) std::printf(" %s", name);
-  std::printf("; exact ties: add %" PRIu64 ", sub %" PRIu64 ", mul %" PRIu64 "\n",
-              add_ties.load(), sub_ties.load(), mul_ties.load());
+  std::printf("; exact ties: add %" PRIu64 ", sub %" PRIu64 ", mul %" PRIu64 "\n", add_ties.load(),
+              sub_ties.load(), mul_ties.load());
   // The tie classes must really hold ties (a quarter of the add-ties draws are
   // nudged off, and half of the products have 55 bits).
   test::Require(add_ties + sub_ties >= per_kind / 2, "the add-ties draws give ties");
@@ -144,7 +145,8 @@ void TestSignAndBits(uint64_t draws) {
     if (SoftToBits(SoftAbs(s)) != Bits(std::fabs(x))) {
       Mismatch("fabs", SoftToBits(SoftAbs(s)), Bits(std::fabs(x)), "x=0x%016" PRIx64, b);
     }
-    if (SoftBelowZero(s) != (x < 0.0)) Mismatch("x < 0.0", SoftBelowZero(s), x < 0.0, "x=0x%016" PRIx64, b);
+    if (SoftBelowZero(s) != (x < 0.0))
+      Mismatch("x < 0.0", SoftBelowZero(s), x < 0.0, "x=0x%016" PRIx64, b);
   };
   test::ParallelDraws(5000, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
     for (uint64_t i = 0; i < n; ++i) check(rng());

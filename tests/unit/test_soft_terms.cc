@@ -40,22 +40,23 @@ bool SameTerm(uint64_t got, uint64_t want) {
 // ---- From the planes ------------------------------------------------------------
 
 enum PlaneKind {
-  kRealistic,       // positive XYB values, local means, variances and covariances
-  kIdentical,       // identical windows: every term exactly zero
+  kRealistic,           // positive XYB values, local means, variances and covariances
+  kIdentical,           // identical windows: every term exactly zero
   kNegativeCovariance,  // s12 far below mu1 * mu2: the ratio negative, d above one
-  kNearOne,         // the ratio a few f32 steps from one, either side (d tiny or clamped)
-  kEdgeCancel,      // |img - mu| equal or nearly equal on both sides: e zero or tiny
-  kEdgeTies,        // |img2 - mu2| = odd * 2^-53: 1.0 + a2 ties, or next to a tie
-  kBinades,         // every input +-2^-60..2^0
-  kZeroDenominator, // denom_s exactly zero, the numerator of either sign or zero
-  kExtremes,        // the largest finite floats, infinities, NaN, zeros among realistic values
-  kSubnormalFloats, // subnormal inputs
+  kNearOne,             // the ratio a few f32 steps from one, either side (d tiny or clamped)
+  kEdgeCancel,          // |img - mu| equal or nearly equal on both sides: e zero or tiny
+  kEdgeTies,            // |img2 - mu2| = odd * 2^-53: 1.0 + a2 ties, or next to a tie
+  kBinades,             // every input +-2^-60..2^0
+  kZeroDenominator,     // denom_s exactly zero, the numerator of either sign or zero
+  kExtremes,            // the largest finite floats, infinities, NaN, zeros among realistic values
+  kSubnormalFloats,     // subnormal inputs
   kAnyFloatBits,
   kPlaneKinds
 };
-constexpr const char* kPlaneKindNames[] = {
-    "realistic",   "identical",  "negative-covariance", "near-one",  "edge-cancel", "edge-ties",
-    "60-binades",  "zero-denominator", "extremes", "subnormal", "any-bits"};
+constexpr const char* kPlaneKindNames[] = {"realistic",  "identical",        "negative-covariance",
+                                           "near-one",   "edge-cancel",      "edge-ties",
+                                           "60-binades", "zero-denominator", "extremes",
+                                           "subnormal",  "any-bits"};
 
 struct Planes {
   float img1, mu1, img2, mu2, s11, s22, s12;
@@ -75,8 +76,8 @@ Planes DrawRealistic(std::mt19937_64& rng) {
 }
 
 float Extreme(std::mt19937_64& rng) {
-  constexpr float kValues[] = {FLT_MAX, FLT_MIN, FLT_TRUE_MIN, 0x1.fffffcp-127f, 0.0f, INFINITY,
-                               NAN, 1.0f, 0x1.fffffep-1f};
+  constexpr float kValues[] = {FLT_MAX,  FLT_MIN, FLT_TRUE_MIN, 0x1.fffffcp-127f, 0.0f,
+                               INFINITY, NAN,     1.0f,         0x1.fffffep-1f};
   return Signed(rng, kValues[rng() % std::size(kValues)]);
 }
 
@@ -153,19 +154,20 @@ void CheckPlanes(const Planes& p, uint64_t* zero_terms, uint64_t* edge_ties) {
   const PixelTerms want_terms = FinishTerms(want);
   const SoftPixelTerms got_terms = SoftFinishTerms({want.ratio, Bits(want.edge)});
   auto report = [&](const char* what, uint64_t g, uint64_t w) {
-    Mismatch(what, g, w, "img1=%a mu1=%a img2=%a mu2=%a s11=%a s22=%a s12=%a", p.img1, p.mu1, p.img2,
-             p.mu2, p.s11, p.s22, p.s12);
+    Mismatch(what, g, w, "img1=%a mu1=%a img2=%a mu2=%a s11=%a s22=%a s12=%a", p.img1, p.mu1,
+             p.img2, p.mu2, p.s11, p.s22, p.s12);
   };
   const bool both_nan = std::isnan(got.ratio) && std::isnan(want.ratio);
   if (FloatBitsOf(got.ratio) != FloatBitsOf(want.ratio) && !both_nan) {
     report("SsimRatio", FloatBitsOf(got.ratio), FloatBitsOf(want.ratio));
   }
   if (got.edge != Bits(want.edge)) report("EdgeTerm", got.edge, Bits(want.edge));
-  const char* const names[6] = {"MapTerms d", "MapTerms d^4", "MapTerms artifact",
+  const char* const names[6] = {"MapTerms d",          "MapTerms d^4",    "MapTerms artifact",
                                 "MapTerms artifact^4", "MapTerms detail", "MapTerms detail^4"};
   bool all_zero = true;  // +0.0, or -0.0 for the detail of e = +0.0
   for (int k = 0; k < 6; ++k) {
-    if (!SameTerm(got_terms.t[k], Bits(want_terms.t[k]))) report(names[k], got_terms.t[k], Bits(want_terms.t[k]));
+    if (!SameTerm(got_terms.t[k], Bits(want_terms.t[k])))
+      report(names[k], got_terms.t[k], Bits(want_terms.t[k]));
     all_zero = all_zero && (SoftFinishTerms(got).t[k] << 1) == 0;
   }
   *zero_terms += all_zero;
@@ -177,12 +179,15 @@ void CheckPlanes(const Planes& p, uint64_t* zero_terms, uint64_t* edge_ties) {
 void TestFromPlanes(uint64_t draws) {
   std::atomic<uint64_t> zeros[kPlaneKinds] = {}, ties[kPlaneKinds] = {};
   for (int kind = 0; kind < kPlaneKinds; ++kind) {
-    test::ParallelDraws(100 + kind, draws / kPlaneKinds, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    auto block = [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
       uint64_t z = 0, t = 0;
-      for (uint64_t i = 0; i < n; ++i) CheckPlanes(DrawPlanes(rng, static_cast<PlaneKind>(kind)), &z, &t);
+      for (uint64_t i = 0; i < n; ++i) {
+        CheckPlanes(DrawPlanes(rng, static_cast<PlaneKind>(kind)), &z, &t);
+      }
       zeros[kind] += z;
       ties[kind] += t;
-    });
+    };
+    test::ParallelDraws(100 + kind, draws / kPlaneKinds, block);
   }
   const uint64_t per_kind = draws / kPlaneKinds;
   std::printf("from the planes: %" PRIu64 " draws of each of %d kinds:", per_kind, kPlaneKinds);
@@ -201,7 +206,8 @@ void TestNumM(uint64_t draws, bool all_floats) {
     const float x = test::Float(b);
     const float got = SoftSsimNumM(x);
     const float want = test::HwToFloat(test::HwSub(1.0, test::HwFromFloat(x)));
-    if (FloatBitsOf(got) != FloatBitsOf(want)) Mismatch("num_m", FloatBitsOf(got), FloatBitsOf(want), "x=%a", x);
+    if (FloatBitsOf(got) != FloatBitsOf(want))
+      Mismatch("num_m", FloatBitsOf(got), FloatBitsOf(want), "x=%a", x);
   };
   const uint64_t n = all_floats ? uint64_t{1} << 32 : draws;
   test::ParallelDraws(50, n, [&](std::mt19937_64& rng, uint64_t first, uint64_t count) {
@@ -216,7 +222,8 @@ void TestNumM(uint64_t draws, bool all_floats) {
       check((near + k) ^ 0x80000000u);
     }
   }
-  std::printf("num_m in f32: %s\n", all_floats ? "every float" : "random floats, and next to 0 and 1");
+  std::printf("num_m in f32: %s\n",
+              all_floats ? "every float" : "random floats, and next to 0 and 1");
 }
 
 // ---- From any prepared pair ----------------------------------------------------------
@@ -244,19 +251,24 @@ void TestFinish(uint64_t draws) {
       }
       double edge;
       switch (rng() % 6) {
-        case 0: edge = static_cast<double>(U(rng, 0.5f, 1.5f)) / static_cast<double>(U(rng, 0.5f, 1.5f)) - 1.0; break;
+        case 0:
+          edge = static_cast<double>(U(rng, 0.5f, 1.5f)) / static_cast<double>(U(rng, 0.5f, 1.5f)) -
+                 1.0;
+          break;
         case 1: edge = test::DrawDouble(rng, -60, -1); break;
         case 2: edge = test::DrawDouble(rng, 200, 300); break;
         case 3: edge = (rng() & 1) ? 0.0 : -0.0; break;
-        case 4: edge = test::Double(test::kSpecialDoubles[rng() % std::size(test::kSpecialDoubles)]); break;
+        case 4:
+          edge = test::Double(test::kSpecialDoubles[rng() % std::size(test::kSpecialDoubles)]);
+          break;
         default: edge = test::Double(rng()); break;
       }
       const PixelTerms want = FinishTerms({ratio, edge});
       const SoftPixelTerms got = SoftFinishTerms({ratio, Bits(edge)});
       for (int k = 0; k < 6; ++k) {
         if (!SameTerm(got.t[k], Bits(want.t[k]))) {
-          Mismatch("FinishTerms", got.t[k], Bits(want.t[k]), "term %d, ratio=%a edge=0x%016" PRIx64, k,
-                   ratio, Bits(edge));
+          Mismatch("FinishTerms", got.t[k], Bits(want.t[k]), "term %d, ratio=%a edge=0x%016" PRIx64,
+                   k, ratio, Bits(edge));
         }
       }
     }
@@ -298,7 +310,6 @@ void DrawSamples(std::mt19937_64& rng, int64_t samplemax, int pattern, int64_t* 
   }
 }
 
-
 SsimMoments DrawMoments(std::mt19937_64& rng, int kind, int64_t* samplemax) {
   const int depths[] = {8, 10, 12, 16};
   *samplemax = (int64_t{1} << depths[rng() % 4]) - 1;
@@ -325,15 +336,19 @@ SsimMoments DrawMoments(std::mt19937_64& rng, int kind, int64_t* samplemax) {
       m.muy = static_cast<int64_t>(UpTo(rng, m.w * max));
       // x2 >= mux^2 / w (a variance is never negative), all below w * max^2 < 2^48.
       const int64_t top = m.w * max * max;
-      const int64_t x2_min = static_cast<int64_t>(static_cast<unsigned __int128>(m.mux) * m.mux / m.w);
-      const int64_t y2_min = static_cast<int64_t>(static_cast<unsigned __int128>(m.muy) * m.muy / m.w);
+      const int64_t x2_min =
+          static_cast<int64_t>(static_cast<unsigned __int128>(m.mux) * m.mux / m.w);
+      const int64_t y2_min =
+          static_cast<int64_t>(static_cast<unsigned __int128>(m.muy) * m.muy / m.w);
       m.x2 = x2_min + static_cast<int64_t>(UpTo(rng, top - x2_min));
       m.y2 = y2_min + static_cast<int64_t>(UpTo(rng, top - y2_min));
       m.xy = static_cast<int64_t>(UpTo(rng, top));
       break;
     }
     case 2: {  // the largest windows: w = 2^16, every sample one value (the maximum, flat, zero)
-      const int64_t s = (rng() % 3 == 0) ? *samplemax : (rng() & 1) ? 0 : static_cast<int64_t>(UpTo(rng, *samplemax));
+      const int64_t s = (rng() % 3 == 0) ? *samplemax
+                        : (rng() & 1)    ? 0
+                                         : static_cast<int64_t>(UpTo(rng, *samplemax));
       const int64_t d = (rng() & 1) ? s : *samplemax - s;
       m.w = 65536;
       m.mux = m.w * s;
@@ -361,7 +376,7 @@ void TestSsimTerm(uint64_t draws) {
                 "the soft constants are kSsimK1's and kSsimK2's bits");
   constexpr int kKinds = 4;
   for (int kind = 0; kind < kKinds; ++kind) {
-    test::ParallelDraws(300 + kind, draws / kKinds, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    auto block = [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
       for (uint64_t i = 0; i < n; ++i) {
         int64_t samplemax;
         const SsimMoments m = DrawMoments(rng, kind, &samplemax);
@@ -373,10 +388,12 @@ void TestSsimTerm(uint64_t draws) {
                    m.mux, m.muy, m.x2, m.xy, m.y2, m.w, samplemax);
         }
       }
-    });
+    };
+    test::ParallelDraws(300 + kind, draws / kKinds, block);
   }
-  std::printf("SsimTerm: %" PRIu64 " moments of each of %d kinds: windows of samples, "
-              "the pipeline's range, the largest windows, any int64\n", draws / kKinds, kKinds);
+  std::printf("SsimTerm: %" PRIu64 " moments of each of %d kinds: windows of samples, the "
+              "pipeline's range, the largest windows, any int64\n",
+              draws / kKinds, kKinds);
 }
 
 }  // namespace
