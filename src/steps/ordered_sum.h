@@ -103,12 +103,12 @@ S2C_HD int BinadeKey(uint64_t bits) {
 
 S2C_HD uint64_t SumSaturate(uint64_t v) { return v > kSumMaxStep ? kSumUnfit : v; }
 
-// The one-term rule: the increment pair of term x under a plan, from x's bits
-// alone. Under kPlanZero only a zero term has an increment (nothing), so a
-// chunk planned as zero is accepted only if all its terms are zero. Negative
-// terms, infinities and NaN are unfit: the walk adds them one by one.
-S2C_HD SumIncrement TermIncrement(double x, int plan) {
-  const uint64_t b = SumBits(x);
+// The one-term rule: the increment pair of term x (bits b) under a plan,
+// from x's bits alone. Under kPlanZero only a zero term has an increment
+// (nothing), so a chunk planned as zero is accepted only if all its terms are
+// zero. Negative terms, infinities and NaN are unfit: the walk adds them one
+// by one.
+S2C_HD SumIncrement TermIncrementBits(uint64_t b, int plan) {
   if ((b << 1) == 0) return kSumNothing;  // +0.0 and -0.0 leave s as it is
   if (plan < 1 || (b >> 63) || (b >> 52) == 0x7FF) return kSumUnfitPair;
   const int e = static_cast<int>(b >> 52);
@@ -130,6 +130,7 @@ S2C_HD SumIncrement TermIncrement(double x, int plan) {
   // A tie rounds to the even result: m + r must come out even.
   return {q + (q & 1), q + ((q & 1) ^ 1)};  // mutation-point: tie
 }
+S2C_HD SumIncrement TermIncrement(double x, int plan) { return TermIncrementBits(SumBits(x), plan); }
 
 // The run a followed by the run b. Associative, not commutative: b's increment
 // is chosen by the parity a leaves.

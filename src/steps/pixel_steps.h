@@ -137,17 +137,28 @@ S2C_HD double Quartic(double x) {
   return x * x;
 }
 
+// The f32 parts of SsimRatio around its one f64 expression, num_m =
+// (float)(1.0 - (double)diff2), so that its form without f64 arithmetic
+// (soft_terms.h) shares them.
+struct SsimRatioOperands {
+  float diff2;  // (mu1 - mu2)^2
+  float num_s;
+  float denom_s;
+  S2C_HD float Ratio(float num_m) const { return num_m * num_s / denom_s; }
+};
+S2C_HD SsimRatioOperands SsimOperands(float mu1, float mu2, float s11, float s22, float s12) {
+  constexpr float kC2 = 0.0009f;
+  const float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
+  const float diff = mu1 - mu2;
+  return {diff * diff, 2.0f * (s12 - mu12) + kC2, (s11 - mu11) + (s22 - mu22) + kC2};
+}
+
 // SSIM ratio of one pixel (libjxl's SSIMMap): ssim without the mean's
 // denominator, in f32. Inputs are the blurred planes mu1 = blur(img1), mu2,
 // s11 = blur(img1 * img1), s22, s12 = blur(img1 * img2).
 S2C_HD float SsimRatio(float mu1, float mu2, float s11, float s22, float s12) {
-  constexpr float kC2 = 0.0009f;
-  const float mu11 = mu1 * mu1, mu22 = mu2 * mu2, mu12 = mu1 * mu2;
-  const float diff = mu1 - mu2;
-  const float num_m = static_cast<float>(1.0 - static_cast<double>(diff * diff));
-  const float num_s = 2.0f * (s12 - mu12) + kC2;
-  const float denom_s = (s11 - mu11) + (s22 - mu22) + kC2;
-  return num_m * num_s / denom_s;
+  const SsimRatioOperands o = SsimOperands(mu1, mu2, s11, s22, s12);
+  return o.Ratio(static_cast<float>(1.0 - static_cast<double>(o.diff2)));
 }
 
 // Edge difference of one pixel (libjxl's EdgeDiffMap): > 0 is an artifact

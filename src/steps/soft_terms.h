@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The metric's f64 expressions without f64 arithmetic, for GPUs whose fp64
+// units are slow: EdgeTerm and FinishTerms (pixel_steps.h) and SSIM's
+// SsimTerm (ssim_steps.h), each written in the integer soft double of
+// soft_double.h operation for operation, in the reference's order, so that
+// each returns the bit pattern of the double the reference returns, on every
+// input (docs/soft-double.md); and SsimRatio, whose one f64 expression is an
+// f32 subtraction with the same result. The f32 steps stay f32. The
+// reference functions stay as they are; tests compare the two on every class
+// of input the pipeline can give.
+//
+// Where finite f32 inputs overflow on the way (an f32 difference of two huge
+// values is inf), the soft forms give the reference's infinities and NaNs, as
+// they do for inf and NaN inputs; a NaN's sign is the literal operations'
+// (docs/soft-double.md, "The terms", says where the host compiler's differs).
+#ifndef S2C_SOFT_TERMS_H_
+#define S2C_SOFT_TERMS_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "steps/hd.h"
+#include "steps/pixel_steps.h"
+#include "steps/soft_double.h"
+#include "steps/ssim_steps.h"
+
+namespace s2c {
+
+constexpr uint64_t kSoftOneBits = 0x3FF0000000000000;
+constexpr uint64_t kSoftTwoBits = 0x4000000000000000;
+// kSsimK1 = 0.01 * 0.01 and kSsimK2 = 0.03 * 0.03, as the compiler rounds
+// them (test_soft_terms checks the bits against the constants).
+constexpr uint64_t kSoftSsimK1Bits = 0x3F1A36E2EB1C432D;
+constexpr uint64_t kSoftSsimK2Bits = 0x3F4D7DBF487FCB92;
+
+// SsimRatio's f64 expression num_m = (float)(1.0 - (double)x) is 1.0f - x,
+// the same float for every float x: rounding to 53 bits and then to 24 gives
+// the nearest float because 53 >= 2 * 24 + 2 (double rounding is innocuous
+// then; test_soft_terms checks every float in suite slow). nvcc's optimiser
+// narrows the reference expression the same way on the device.
+S2C_HD float SoftSsimNumM(float x) { return 1.0f - x; }
+
+S2C_HD float SoftSsimRatio(float mu1, float mu2, float s11, float s22, float s12) {
+  const SsimRatioOperands o = SsimOperands(mu1, mu2, s11, s22, s12);
+  return o.Ratio(SoftSsimNumM(o.diff2));
+}
+
+S2C_HD uint64_t SoftEdgeTerm(float img1, float mu1, float img2, float mu2) {
+  const float a2 = fabsf(img2 - mu2);
+  const float a1 = fabsf(img1 - mu1);
+  const SoftDouble one = SoftFromBits(kSoftOneBits);
+  return SoftToBits((one + SoftFromFloat(a2)) / (one + SoftFromFloat(a1)) - one);  // mutation-point: edge
+}
+
+S2C_HD SoftDouble SoftQuartic(SoftDouble x) {
+  const SoftDouble x2 = x * x;
+  return x2 * x2;  // mutation-point: quartic
+}
+
+// PreparedTerms and PixelTerms with the doubles as their bit patterns.
+struct SoftPreparedTerms {
+  float ratio;    // SsimRatio
+  uint64_t edge;  // EdgeTerm
+};
+S2C_HD SoftPreparedTerms SoftPrepareTerms(float img1, float mu1, float img2, float mu2,
+                                          float s11, float s22, float s12) {
+  return {SoftSsimRatio(mu1, mu2, s11, s22, s12), SoftEdgeTerm(img1, mu1, img2, mu2)};
+}
+
+struct SoftPixelTerms {
+  uint64_t t[6];
+};
+// FinishTerms: 1 - ratio clamped at zero (std::max(d, 0.0) passes NaN and
+// -0.0 through), the artifact and the detail lost, each also to the fourth
+// power. A term of 2^256 or more has a fourth power above the largest double,
+// which is +inf here as there.
+S2C_HD SoftPixelTerms SoftFinishTerms(SoftPreparedTerms prepared) {
+  const SoftDouble zero = SoftZero(0);
+  const SoftDouble ssim = SoftFromBits(kSoftOneBits) - SoftFromFloat(prepared.ratio);
+  const SoftDouble d = SoftBelowZero(ssim) ? zero : ssim;
+  const SoftDouble e = SoftFromBits(prepared.edge);
+  const SoftDouble artifact = SoftBelowZero(e) ? zero : e;
+  const SoftDouble detail = SoftBelowZero(-e) ? zero : -e;  // mutation-point: softclamp
+  SoftPixelTerms p;
+  p.t[0] = SoftToBits(d);
+  p.t[1] = SoftToBits(SoftQuartic(d));
+  p.t[2] = SoftToBits(artifact);
+  p.t[3] = SoftToBits(SoftQuartic(artifact));
+  p.t[4] = SoftToBits(detail);
+  p.t[5] = SoftToBits(SoftQuartic(detail));
+  return p;
+}
+
+S2C_HD SoftPixelTerms SoftMapTerms(float img1, float mu1, float img2, float mu2, float s11,
+                                   float s22, float s12) {
+  return SoftFinishTerms(SoftPrepareTerms(img1, mu1, img2, mu2, s11, s22, s12));
+}
+
+// SsimTerm. The moments the pipeline gives are small enough that every
+// int64 converts exactly (samples of at most 16 bits, w up to 2^16: |mux| <
+// 2^32, x2 < 2^48) and every value stays far from overflow and underflow
+// (the numerator below 2^150, c1 and c2 positive); SoftFromInt64 rounds like
+// the conversion all the same, and any moments give the reference's bits.
+S2C_HD uint64_t SoftSsimTerm(const SsimMoments& m, int64_t samplemax) {
+  const SoftDouble two = SoftFromBits(kSoftTwoBits);
+  const SoftDouble w = SoftFromInt64(m.w);
+  const SoftDouble max2 = SoftFromInt64(samplemax * samplemax);
+  const SoftDouble c1 = max2 * SoftFromBits(kSoftSsimK1Bits) * w * w;
+  const SoftDouble c2 = max2 * SoftFromBits(kSoftSsimK2Bits) * w * w;
+  const SoftDouble mux = SoftFromInt64(m.mux);
+  const SoftDouble muy = SoftFromInt64(m.muy);
+  const SoftDouble mx2 = mux * mux;
+  const SoftDouble mxy = mux * muy;
+  const SoftDouble my2 = muy * muy;
+  const SoftDouble x2w = SoftFromInt64(m.x2) * w;
+  const SoftDouble xyw = SoftFromInt64(m.xy) * w;
+  const SoftDouble y2w = SoftFromInt64(m.y2) * w;
+  const SoftDouble numerator = w * (two * mxy + c1) * (c2 + two * (xyw - mxy));
+  const SoftDouble denominator = (mx2 + my2 + c1) * (x2w - mx2 + y2w - my2 + c2);  // mutation-point: ssimorder
+  return SoftToBits(numerator / denominator);
+}
+
+}  // namespace s2c
+
+#endif  // S2C_SOFT_TERMS_H_
