@@ -37,6 +37,7 @@ step cuda_parity "$build/tests/gpu/test_cuda_parity"
 step cuda_failure "$build/tests/gpu/test_cuda_failure"
 step ordered_sum_gpu "$build/tests/gpu/test_ordered_sum_gpu"
 step cuda_ssim "$build/tests/gpu/test_cuda_ssim"
+step soft_double_gpu "$build/tests/gpu/test_soft_double_gpu"
 step memcheck_parity "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
 step racecheck_parity "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
 step memcheck_ordered_sum "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_ordered_sum_gpu" --quick
