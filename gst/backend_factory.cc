@@ -14,23 +14,25 @@ namespace s2c {
 
 namespace {
 
-Status MakeCuda(GstElement* element, int device_id, int max_in_flight,
+Status MakeCuda(GstElement* element, int device_id, int max_in_flight, DeviceFp64 device_fp64,
                 std::unique_ptr<Backend>* out) {
 #ifdef S2C_GST_CUDA
-  return MakeContextBoundCudaBackend(element, device_id, max_in_flight, out);
+  return MakeContextBoundCudaBackend(element, device_id, max_in_flight, device_fp64, out);
 #else
   (void)element;
   (void)device_id;
   (void)max_in_flight;
+  (void)device_fp64;
   (void)out;
   return Unsupported("this build of ssimulacra2cmp has no CUDA backend");
 #endif
 }
 
 Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
-                      int max_in_flight, int cpu_threads, BackendSelection* out) {
+                      int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
+                      BackendSelection* out) {
   if (choice != BackendChoice::kCpu) {
-    Status cuda = MakeCuda(element, device_id, max_in_flight, &out->backend);
+    Status cuda = MakeCuda(element, device_id, max_in_flight, device_fp64, &out->backend);
     if (cuda.ok()) {
       out->is_cuda = true;
       return cuda;
@@ -48,12 +50,13 @@ Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
 }  // namespace
 
 Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, int cpu_threads, BackendSelection* out) {
+                     int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
+                     BackendSelection* out) {
   out->backend.reset();
   out->is_cuda = false;
   out->fallback_reason.clear();
   const Status status =
-      SelectByChoice(element, choice, device_id, max_in_flight, cpu_threads, out);
+      SelectByChoice(element, choice, device_id, max_in_flight, device_fp64, cpu_threads, out);
   // Debugging only (docs/element.md): a backend slower than real time, for
   // its first S2C_DEBUG_DELAYED_PAIRS pairs (all when unset).
   const char* delay = std::getenv("S2C_DEBUG_PAIR_DELAY_MS");

@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cpu/cpu_reference.h"
 #include "cuda/cuda_backend.h"
+#include "device_fp64_env.h"
 #include "frontend.h"
 #include "generated_frames.h"
 #include "image_io.h"
@@ -376,7 +377,7 @@ void CheckDriverContext(Env& env) {
   if (!ctx) return;
   {
     std::unique_ptr<s2c::Backend> b;
-    const s2c::Status st = s2c::MakeCudaBackend(-1, 2, &b);
+    const s2c::Status st = s2c::MakeCudaBackend(-1, 2, s2c::test::DeviceFp64FromEnv(), &b);
     S2C_CHECK(st.ok(), "backend in a pushed context: %s", st.message().c_str());
     if (st.ok()) {
       const Frame ref = MakeFrame(PixelFormat::kNV12, 70, 50, 30, 0);
@@ -439,6 +440,7 @@ int main(int argc, char** argv) {
   Env env;
   s2c::CudaBackendOptions options;
   options.max_in_flight = 3;
+  options.device_fp64 = s2c::test::DeviceFp64FromEnv();
   const s2c::Status st = s2c::MakeCudaBackend(options, &env.gpu);
   if (st.code() == s2c::StatusCode::kNoDevice) {
     std::printf("skipped: no CUDA device (%s)\n", st.message().c_str());
@@ -446,6 +448,11 @@ int main(int argc, char** argv) {
   }
   S2C_CHECK(st.ok(), "MakeCudaBackend: %s", st.message().c_str());
   if (!st.ok()) return s2c::test::GlobalTally().Finish();
+  std::printf("f64 path: %s (device-fp64=%s)\n", s2c::DeviceFp64Name(env.gpu->F64PathInUse()),
+              s2c::DeviceFp64Name(options.device_fp64));
+  S2C_CHECK(options.device_fp64 == s2c::DeviceFp64::kAuto ||
+                env.gpu->F64PathInUse() == options.device_fp64,
+            "the f64 path asked for is the one in use");
   CheckErrors(env);
   CheckDriverContext(env);
   CheckIdentical(env);
