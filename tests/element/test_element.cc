@@ -11,132 +11,29 @@
 
 #include <glib/gstdio.h>
 
+#include "element_harness.h"
 #include "pipeline_run.h"
 #include "test_pipelines.h"
 
-#include <gst/check/gstcheck.h>
-#include <gst/check/gstharness.h>
-
-using s2c_test::RunPipeline;
-using s2c_test::RunResult;
-
 using s2c_test::AssertBits;
 using s2c_test::Contains;
+using s2c_test::EndBoth;
+using s2c_test::Frame;
+using s2c_test::Harnesses;
 using s2c_test::I420;
+using s2c_test::kFrame;
+using s2c_test::MakeHarnesses;
+using s2c_test::Poll;
+using s2c_test::PullOut;
+using s2c_test::PushPair;
+using s2c_test::RunPipeline;
+using s2c_test::RunResult;
 using s2c_test::SameBits;
 using s2c_test::Source;
+using s2c_test::Teardown;
 using s2c_test::TwoSources;
-
-namespace {
-
-constexpr GstClockTime kFrame = 40 * GST_MSECOND;  // 25 fps
-
-// --- Harness: one element, a harness on each sink pad, a private bus. ---
-
-struct Harnesses {
-  GstHarness* ref = nullptr;
-  GstHarness* dist = nullptr;
-  GstBus* bus = nullptr;
-  RunResult seen;
-};
-
-Harnesses MakeHarnesses(const std::vector<std::string>& props,
-                        const char* caps = "video/x-raw,format=RGB,width=16,height=16,framerate=25/1") {
-  Harnesses h;
-  GstElement* element = gst_element_factory_make("ssimulacra2cmp", nullptr);
-  fail_unless(element != nullptr, "ssimulacra2cmp not found: is GST_PLUGIN_PATH set?");
-  gst_util_set_object_arg(G_OBJECT(element), "backend", s2c_test::TestBackend());
-  // GstHarness reports a live source, and the frames pushed here carry no
-  // real-time schedule: these tests are about what becomes of every pair,
-  // so they wait for scores (test_live.cc covers the live deadline).
-  gst_util_set_object_arg(G_OBJECT(element), "live-policy", "wait");
-  for (const std::string& prop : props) {
-    const size_t eq = prop.find('=');
-    gst_util_set_object_arg(G_OBJECT(element), prop.substr(0, eq).c_str(),
-                            prop.substr(eq + 1).c_str());
-  }
-  h.bus = gst_bus_new();
-  gst_element_set_bus(element, h.bus);
-  h.ref = gst_harness_new_with_element(element, "ref_sink", "src");
-  h.dist = gst_harness_new_with_element(element, "dist_sink", nullptr);
-  gst_object_unref(element);
-  gst_harness_set_src_caps_str(h.ref, caps);
-  gst_harness_set_src_caps_str(h.dist, caps);
-  return h;
-}
-
-// Drains the private bus into h->seen (non-blocking).
-void Poll(Harnesses* h) {
-  while (GstMessage* m = gst_bus_pop(h->bus)) {
-    s2c_test::Collect(m, &h->seen);
-    gst_message_unref(m);
-  }
-}
-
-void Teardown(Harnesses* h) {
-  gst_element_set_bus(h->ref->element, nullptr);
-  gst_harness_teardown(h->dist);
-  gst_harness_teardown(h->ref);
-  gst_object_unref(h->bus);
-}
-
-// A side x side (16 unless given) RGB frame whose content depends on `seed` (seed 0 and 0 are
-// identical frames).
-GstBuffer* Frame(int seed, GstClockTime pts, int side = 16) {
-  GstBuffer* b = gst_buffer_new_allocate(nullptr, side * side * 3, nullptr);
-  GstMapInfo map;
-  gst_buffer_map(b, &map, GST_MAP_WRITE);
-  for (gsize i = 0; i < map.size; ++i) map.data[i] = static_cast<guint8>((i * 7 + seed * 53) & 0xff);
-  gst_buffer_unmap(b, &map);
-  GST_BUFFER_PTS(b) = pts;
-  GST_BUFFER_DURATION(b) = kFrame;
-  return b;
-}
-
-void PushPair(Harnesses* h, int ref_seed, int dist_seed, GstClockTime pts) {
-  fail_unless_equals_int(gst_harness_push(h->ref, Frame(ref_seed, pts)), GST_FLOW_OK);
-  fail_unless_equals_int(gst_harness_push(h->dist, Frame(dist_seed, pts)), GST_FLOW_OK);
-}
-
-void EndBoth(Harnesses* h) {
-  gst_harness_push_event(h->ref, gst_event_new_eos());
-  gst_harness_push_event(h->dist, gst_event_new_eos());
-}
-
-// Pulls `n` buffers; returns their metas (has_meta false for unscored ones).
-std::vector<s2c_test::OutBuffer> PullOut(Harnesses* h, int n) {
-  std::vector<s2c_test::OutBuffer> out;
-  for (int i = 0; i < n; ++i) {
-    GstBuffer* b = gst_harness_pull(h->ref);
-    fail_unless(b != nullptr, "output buffer %d missing", i);
-    s2c_test::OutBuffer o;
-    o.pts = GST_BUFFER_PTS(b);
-    o.has_meta = s2c::GetScoreMeta(b, &o.meta);
-    out.push_back(o);
-    gst_buffer_unref(b);
-  }
-  return out;
-}
-
-// Waits (up to 10 s) until the bus has shown a summary.
-void WaitForSummary(Harnesses* h) {
-  for (int i = 0; i < 1000 && h->seen.summaries.empty(); ++i) {
-    Poll(h);
-    if (h->seen.summaries.empty()) g_usleep(10000);
-  }
-  fail_unless(!h->seen.summaries.empty(), "no summary message");
-}
-
-// Waits (up to 10 s) for an error on the private bus and returns its text.
-std::string WaitForError(Harnesses* h) {
-  for (int i = 0; i < 1000 && h->seen.errors.empty(); ++i) {
-    Poll(h);
-    if (h->seen.errors.empty()) g_usleep(10000);
-  }
-  return h->seen.errors.empty() ? "" : h->seen.errors[0];
-}
-
-}  // namespace
+using s2c_test::WaitForError;
+using s2c_test::WaitForSummary;
 
 GST_START_TEST(test_identical_frames_score_exactly_100) {
   const RunResult r = RunPipeline(
