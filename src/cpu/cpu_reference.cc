@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "blur_coeffs.h"
+#include "cpu/host_plane.h"
 #include "frontend.h"
 #include "steps/blur_steps.h"
 #include "steps/frontend_steps.h"
