@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "cpu/ssim_reference.h"
+#include "ssim_planes.h"
 #include "ssim_table.h"
 #include "y4m_reader.h"
 
