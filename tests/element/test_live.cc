@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element in live pipelines (docs/decisions.md, D14): the video leaves
-// on time whatever the metric does. A backend slower than real time is made
-// with the debug-only S2C_DEBUG_PAIR_DELAY_MS (docs/element.md,
-// "Debugging"). These tests measure when buffers reach the sink, so meson
-// runs them on their own (is_parallel: false).
+// on time whatever the metric does. A backend slower than real time comes
+// from the static build of the plugin this test links (static_plugin.h).
+// These tests measure when buffers reach the sink, so meson runs them on
+// their own (is_parallel: false).
 #include <cstdio>
 #include <string>
 
 #include "pipeline_run.h"
+#include "static_plugin.h"
 #include "test_pipelines.h"
 
 using s2c_test::I420;
@@ -27,17 +28,11 @@ std::string LiveTee(int frames, int fps = 30) {
 }
 
 // Makes the backend of the next pipeline `ms` slower per pair, for its first
-// `pairs` pairs (all when null).
+// `pairs` pairs (all when negative).
 class SlowBackend {
  public:
-  SlowBackend(const char* ms, const char* pairs) {
-    g_setenv("S2C_DEBUG_PAIR_DELAY_MS", ms, TRUE);
-    if (pairs != nullptr) g_setenv("S2C_DEBUG_DELAYED_PAIRS", pairs, TRUE);
-  }
-  ~SlowBackend() {
-    g_unsetenv("S2C_DEBUG_PAIR_DELAY_MS");
-    g_unsetenv("S2C_DEBUG_DELAYED_PAIRS");
-  }
+  SlowBackend(double ms, long pairs) { s2c_test::SetPairDelay(ms, pairs); }
+  ~SlowBackend() { s2c_test::SetPairDelay(0.0); }
 };
 
 // Every reference frame left, each one scored, skipped, late or unpaired,
@@ -71,7 +66,7 @@ const std::vector<std::string> kLatencyProps = {"latency=100000000"};
 // keeps real time, a third of the references leave unscored (ref-skipped)
 // and the rest are scored.
 GST_START_TEST(test_overload_keeps_real_time) {
-  SlowBackend slow("50", nullptr);
+  SlowBackend slow(50, -1);
   const RunResult r = RunPipeline(LiveTee(150), kLatencyProps);
   ExpectRealTime(r, 150);
   const s2c::SummaryMessage& m = r.summaries.back();
@@ -84,7 +79,7 @@ GST_END_TEST;
 // seconds are all scored. (15 fps leaves room for the sanitizer build,
 // whose CPU backend needs about 35 ms for these pairs.)
 GST_START_TEST(test_scoring_catches_up_when_load_falls) {
-  SlowBackend slow("100", "10");
+  SlowBackend slow(100, 10);
   const RunResult r = RunPipeline(LiveTee(90, 15), kLatencyProps);
   ExpectRealTime(r, 90, 15);
   fail_unless(r.summaries.back().ref_skipped > 0);
@@ -96,7 +91,7 @@ GST_END_TEST;
 
 // The wait policy keeps its behaviour: every frame scored, the video waits.
 GST_START_TEST(test_overload_with_wait_policy_scores_every_frame) {
-  SlowBackend slow("100", nullptr);
+  SlowBackend slow(100, -1);
   const RunResult r = RunPipeline(LiveTee(15), {"live-policy=wait"});
   fail_unless(r.errors.empty());
   fail_unless_equals_int(r.frames.size(), 15);
@@ -169,4 +164,8 @@ static Suite* live_suite() {
   return s;
 }
 
-GST_CHECK_MAIN(live)
+int main(int argc, char** argv) {
+  gst_check_init(&argc, &argv);
+  s2c_test::RegisterStaticPlugin();
+  return gst_check_run_suite(live_suite(), "live", __FILE__);
+}
