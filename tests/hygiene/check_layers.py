@@ -12,9 +12,9 @@ gst/) and prints each include that breaks a rule:
   src/*        (the library API and shared host code) includes neither
                src/cpu/, src/cuda/ nor kernels/
   src/cpu/     does not include src/cuda/ or kernels/
-  src/cuda/    does not include src/cpu/; of kernels/ only the *_launch.h
-               headers (host C++ cannot include device code)
-  kernels/     includes only kernels/ and src/steps/ headers; its *_launch.h
+  src/cuda/    does not include src/cpu/; of kernels/ only the .h headers
+               (host C++; the .cuh and .cu files are device code)
+  kernels/     includes only kernels/ and src/steps/ headers; its .h
                headers, which host C++ includes, no .cuh
   src/, kernels/  never include gst/ or GStreamer and GLib headers
   gst/         does not include kernels/
@@ -99,12 +99,12 @@ def violation(path, system, name, target):
         return "the CPU backend does not include CUDA code"
     if src_layer == "cuda" and to == "cpu":
         return "the CUDA backend does not include the CPU backend (shared code lives in src/)"
-    if src_layer == "cuda" and to == "kernels" and not target.endswith("_launch.h"):
-        return "host code includes only the kernels' *_launch.h headers"
+    if src_layer == "cuda" and to == "kernels" and not target.endswith(".h"):
+        return "host code includes only the kernels' .h headers, no device code"
     if src_layer == "kernels" and to not in ("kernels", "steps"):
         return "kernels include only kernels/ and steps/ headers"
-    if (src_layer == "kernels" and path.endswith("_launch.h") and target.endswith(".cuh")):
-        return "a launch header is host C++: it includes no device code"
+    if src_layer == "kernels" and path.endswith(".h") and not target.endswith(".h"):
+        return "a kernels/ .h header is host C++: it includes no device code"
     if src_layer == "gst" and to == "kernels":
         return "the element does not include kernels"
     return None
