@@ -18,12 +18,12 @@ gst/) and prints each include that breaks a rule:
                headers, which host C++ includes, no .cuh
   src/, kernels/  never include gst/ or GStreamer and GLib headers
   gst/         does not include kernels/
-No file of src/, kernels/ or gst/ reads the environment (getenv): the
-library and the plugin take their settings from arguments and properties,
-and test-only hooks live in tests/. And no two files of src/ or kernels/
-include each other, counting a header
-and its .cc/.cu as one: x.h including y.h while y.cc includes x.h is a
-cycle.
+
+Also: no two modules of src/ or kernels/ include each other (a header and
+its .cc or .cu are one module: x.h including y.h while y.cc includes x.h is
+a cycle), and no file of src/, kernels/ or gst/ reads the environment
+(getenv): the library and the plugin take their settings from arguments and
+properties, and test hooks live in tests/.
 
 With --compile CXX [ARGS...], also compiles each src/steps header on its own
 with only -I src, so that each one includes all it needs.
@@ -192,8 +192,8 @@ def main(argv):
     if len(argv) > 1 and argv[1] == "--compile":
         failures += compile_steps_alone(argv[2:])
     if failures:
-        print(f"{failures} broken rule(s); docs/architecture.md, \"Dependencies between "
-              "directories\", says which includes each layer may have")
+        print(f"{failures} broken rule(s); docs/architecture.md, \"Layers and the "
+              "includes between them\", gives the rules")
         return 1
     print("every include keeps to the layers")
     return 0
