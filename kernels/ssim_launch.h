@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ssimulacra2_launch.h"
+#include "pair_frames.h"
 
 namespace s2c {
 namespace cuda {

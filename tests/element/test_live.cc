@@ -7,18 +7,19 @@
 // reference must ask to be woken exactly at its deadline, leave then, and
 // every count is exact, however loaded the machine.
 //
-// A backend slower than real time is made with the debug-only
-// S2C_DEBUG_PAIR_DELAY_MS (docs/element.md, "Debugging"), which waits in
-// real time; those tests run on the system clock, through a sink that
-// renders on it, and measure when buffers reach it, so meson runs them on
-// their own (is_parallel: false). Their frames are 16x16 and scored on one
-// thread, so that the backend's own work stays far below the delay and the
-// frame period on a loaded machine, under the sanitizers too.
+// A backend slower than real time comes from the static build of the
+// plugin this test links (static_plugin.h), which waits in real time; those
+// tests run on the system clock, through a sink that renders on it, and
+// measure when buffers reach it, so meson runs them on their own
+// (is_parallel: false). Their frames are 16x16 and scored on one thread, so
+// that the backend's own work stays far below the delay and the frame
+// period on a loaded machine, under the sanitizers too.
 #include <cstdio>
 #include <string>
 
 #include "harnesses.h"
 #include "pipeline_run.h"
+#include "static_plugin.h"
 #include "test_pipelines.h"
 
 using s2c_test::Harnesses;
@@ -38,17 +39,11 @@ std::string LiveTee(int frames, int fps = 30) {
 }
 
 // Makes the backend of the next pipeline `ms` slower per pair, for its first
-// `pairs` pairs (all when null).
+// `pairs` pairs (all when negative).
 class SlowBackend {
  public:
-  SlowBackend(const char* ms, const char* pairs) {
-    g_setenv("S2C_DEBUG_PAIR_DELAY_MS", ms, TRUE);
-    if (pairs != nullptr) g_setenv("S2C_DEBUG_DELAYED_PAIRS", pairs, TRUE);
-  }
-  ~SlowBackend() {
-    g_unsetenv("S2C_DEBUG_PAIR_DELAY_MS");
-    g_unsetenv("S2C_DEBUG_DELAYED_PAIRS");
-  }
+  SlowBackend(double ms, long pairs) { s2c_test::SetPairDelay(ms, pairs); }
+  ~SlowBackend() { s2c_test::SetPairDelay(0.0); }
 };
 
 // Every reference frame left, each one scored, skipped, late or unpaired,
@@ -120,7 +115,7 @@ void ExpectEnd(Harnesses* h, guint64 scored, guint64 late, guint64 dist_unpaired
 // keeps real time, a third of the references leave unscored (ref-skipped)
 // and the rest are scored.
 GST_START_TEST(test_overload_keeps_real_time) {
-  SlowBackend slow("50", nullptr);
+  SlowBackend slow(50, -1);
   const RunResult r = RunPipeline(LiveTee(150), kLiveProps);
   ExpectRealTime(r, 150);
   const s2c::SummaryMessage& m = r.summaries.back();
@@ -132,7 +127,7 @@ GST_END_TEST;
 // then the backend's own speed: scoring catches up, and the last three
 // seconds are all scored.
 GST_START_TEST(test_scoring_catches_up_when_load_falls) {
-  SlowBackend slow("100", "10");
+  SlowBackend slow(100, 10);
   const RunResult r = RunPipeline(LiveTee(90, 15), kLiveProps);
   ExpectRealTime(r, 90, 15);
   fail_unless(r.summaries.back().ref_skipped > 0);
@@ -144,7 +139,7 @@ GST_END_TEST;
 
 // The wait policy keeps its behaviour: every frame scored, the video waits.
 GST_START_TEST(test_overload_with_wait_policy_scores_every_frame) {
-  SlowBackend slow("100", nullptr);
+  SlowBackend slow(100, -1);
   const RunResult r = RunPipeline(LiveTee(15), {"live-policy=wait", "cpu-threads=1"});
   fail_unless(r.errors.empty());
   fail_unless_equals_int(r.frames.size(), 15);
@@ -228,4 +223,8 @@ static Suite* live_suite() {
   return s;
 }
 
-GST_CHECK_MAIN(live)
+int main(int argc, char** argv) {
+  gst_check_init(&argc, &argv);
+  s2c_test::RegisterStaticPlugin();
+  return gst_check_run_suite(live_suite(), "live", __FILE__);
+}

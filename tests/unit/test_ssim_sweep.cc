@@ -18,6 +18,7 @@
 #include "check.h"
 #include "cpu/ssim_reference.h"
 #include "frontend.h"
+#include "ssim_planes.h"
 #include "steps/ssim_steps.h"
 #include "thread_pool.h"
 
