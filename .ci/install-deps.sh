@@ -11,7 +11,7 @@
 #                                other Debian releases with them)
 set -euo pipefail
 packages=(
-  meson ninja-build pkg-config g++ python3 zlib1g-dev
+  meson ninja-build pkg-config g++ python3 zlib1g-dev libglib2.0-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "backend_factory.h"
 
-#include <cstdlib>
-#include <utility>
-
 #include "cpu/cpu_backend.h"
-#include "delayed_backend.h"
 #ifdef S2C_GST_CUDA
 #include "cuda_resources.h"
 #endif
@@ -28,9 +24,14 @@ Status MakeCuda(GstElement* element, int device_id, int max_in_flight, DeviceFp6
 #endif
 }
 
-Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
-                      int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
-                      BackendSelection* out) {
+}  // namespace
+
+Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
+                     int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
+                     BackendSelection* out) {
+  out->backend.reset();
+  out->is_cuda = false;
+  out->fallback_reason.clear();
   if (choice != BackendChoice::kCpu) {
     Status cuda = MakeCuda(element, device_id, max_in_flight, device_fp64, &out->backend);
     if (cuda.ok()) {
@@ -45,27 +46,6 @@ Status SelectByChoice(GstElement* element, BackendChoice choice, int device_id,
     return Status(StatusCode::kInternal, "could not create the CPU backend");
   }
   return Status::Ok();
-}
-
-}  // namespace
-
-Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
-                     BackendSelection* out) {
-  out->backend.reset();
-  out->is_cuda = false;
-  out->fallback_reason.clear();
-  const Status status =
-      SelectByChoice(element, choice, device_id, max_in_flight, device_fp64, cpu_threads, out);
-  // Debugging only (docs/element.md): a backend slower than real time, for
-  // its first S2C_DEBUG_DELAYED_PAIRS pairs (all when unset).
-  const char* delay = std::getenv("S2C_DEBUG_PAIR_DELAY_MS");
-  if (status.ok() && delay != nullptr && *delay != '\0') {
-    const char* pairs = std::getenv("S2C_DEBUG_DELAYED_PAIRS");
-    out->backend = WithPairDelay(std::move(out->backend), g_ascii_strtod(delay, nullptr),
-                                 pairs != nullptr ? std::strtol(pairs, nullptr, 10) : -1);
-  }
-  return status;
 }
 
 }  // namespace s2c

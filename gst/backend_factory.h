@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Which metric backend an element runs on, chosen once at start: the
 // "backend" property's auto/cpu/cuda. No silent switch after start.
+// SelectBackend is defined by backend_factory.cc in the installed plugin;
+// the live tests' static build of the plugin links its own
+// (tests/element/static_plugin.cc, docs/decisions.md D33).
 #ifndef S2C_GST_BACKEND_FACTORY_H_
 #define S2C_GST_BACKEND_FACTORY_H_
 

@@ -92,6 +92,9 @@ struct ElementState {
   int configured_width = 0;
   int configured_height = 0;
   PadFormat format[2];
+  // With SSIM among the metrics: CheckSsimFormats of the two pads' formats,
+  // set when caps change (ok until both pads have caps).
+  Status ssim_formats;
   GstCaps* ref_caps = nullptr;
   bool negotiation_failed = false;
   bool paired_any = false;  // since start

@@ -6,7 +6,6 @@
 // turn has come. Buffers are popped once, so no pair is ever scored twice.
 #include "frame_flow.h"
 
-#include "cpu/ssim_reference.h"
 #include "output_queue.h"
 #include "pairing.h"
 #include "results_output.h"
@@ -107,19 +106,13 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     return GST_FLOW_NOT_NEGOTIATED;
   }
   p->sizes_differ = false;
-  if (p->metrics & kMetricSsim) {
-    // SSIM reads the YUV planes as they are: both pads YUV, one format.
-    FrameLayout layout[2];
-    Status status = DescribeFormat(rf.desc, &layout[0]);
-    if (status.ok()) status = DescribeFormat(df.desc, &layout[1]);
-    if (status.ok()) status = CheckSsimFormat(layout[0], layout[1]);
-    if (!status.ok()) {
-      GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("metrics includes ssim: %s.",
-                                                  status.message().c_str()), (nullptr));
-      gst_buffer_unref(ref);
-      gst_buffer_unref(dist);
-      return GST_FLOW_NOT_NEGOTIATED;
-    }
+  if (!p->ssim_formats.ok()) {
+    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("metrics includes ssim: %s.",
+                                                p->ssim_formats.message().c_str()),
+                      (nullptr));
+    gst_buffer_unref(ref);
+    gst_buffer_unref(dist);
+    return GST_FLOW_NOT_NEGOTIATED;
   }
   p->paired_any = true;
   GstFlowReturn flow = GST_FLOW_OK;

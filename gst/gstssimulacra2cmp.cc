@@ -18,6 +18,7 @@
 #include "results_output.h"
 #include "score_meta.h"
 #include "sink_caps.h"
+#include "ssim_planes.h"
 #ifdef S2C_GST_CUDA
 #include "cuda_resources.h"
 #endif
@@ -141,6 +142,12 @@ gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
     gst_pad_mark_reconfigure(Agg(self)->srcpad);
   }
   p->format[index] = f;
+  // SSIM's formats are checked once per caps, here; ScorePair refuses the
+  // pairs while they are not ones SSIM compares.
+  if (other.known && (p->metrics & kMetricSsim)) {
+    p->ssim_formats = s2c::CheckSsimFormats(p->format[kRef].desc.format,
+                                            p->format[kDist].desc.format);
+  }
   if (other.known) {
     WarnIfRatesDiffer(self);
     WarnIfAspectsDiffer(self);
@@ -327,6 +334,7 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
   p->last_result_at = GST_CLOCK_TIME_NONE;
   p->format[kRef] = PadFormat();
   p->format[kDist] = PadFormat();
+  p->ssim_formats = s2c::Status::Ok();
   ResetSegment(p, 0);
   s2c::StartLinkWatch(self, s.link_timeout);
   return true;

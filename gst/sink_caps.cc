@@ -4,7 +4,7 @@
 #include <gst/video/video.h>
 
 #include "frontend.h"
-#include "cpu/ssim_reference.h"
+#include "ssim_planes.h"
 
 namespace s2c {
 
@@ -19,11 +19,7 @@ constexpr char kCudaMemoryFeature[] = "memory:CUDAMemory";
 bool Scores(unsigned metrics, PixelFormat format) {
   if (format == PixelFormat::kUnknown) return false;
   if (!(metrics & kMetricSsim)) return true;
-  FrameDesc desc;
-  desc.format = format;
-  desc.width = desc.height = kMinSide;
-  FrameLayout layout;
-  return DescribeFormat(desc, &layout).ok() && CheckSsimFormat(layout, layout).ok();
+  return CheckSsimFormats(format, format).ok();
 }
 
 GstStructure* RawVideoStructure(unsigned metrics) {

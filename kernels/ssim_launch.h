@@ -12,7 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ssimulacra2_launch.h"
+#include "f64_path.h"
+#include "pair_frames.h"
 
 namespace s2c {
 namespace cuda {

@@ -1,31 +1,27 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The one kernel header host code sees (only the CUDA backend's host files
-// include it): plain launch functions that take plane views, workspace
-// pointers and a stream, enqueue their kernels and return the launch status.
-// Nothing here synchronises. The kernels are thin __global__ wrappers over
-// the S2C_HD steps of src/ (pixel_steps.h, blur_steps.h, frontend_steps.h),
-// so every f32 plane and f64 term is the CPU reference's (exactness
-// contract, layer 3).
-#ifndef S2C_KERNELS_LAUNCH_H_
-#define S2C_KERNELS_LAUNCH_H_
+// Launch functions of the SSIMULACRA 2 kernels (scale_start.cu, blur.cu,
+// blur_vertical.cu, map_sums.cu), for the CUDA backend's host code: they
+// take plane views, workspace pointers and a stream, enqueue their kernels
+// and return the launch status. Nothing here synchronises. Every value the
+// kernels compute comes from the S2C_HD steps of src/steps/
+// (frontend_steps.h, pixel_steps.h, blur_steps.h), so every f32 plane and
+// f64 term is the CPU reference's (exactness contract, layer 3); how the
+// work is spread over threads, shared memory and passes is the kernels' own
+// (docs/cuda-backend.md).
+#ifndef S2C_KERNELS_SSIMULACRA2_LAUNCH_H_
+#define S2C_KERNELS_SSIMULACRA2_LAUNCH_H_
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 
-#include "steps/frame.h"
-#include "steps/frame_layout.h"
+#include "f64_path.h"
+#include "pair_frames.h"
 #include "steps/plane_view.h"
 #include "steps/recursive_gaussian.h"
 
 namespace s2c {
 namespace cuda {
-
-// How the kernels evaluate the metric's f64 steps: in the device's f64
-// arithmetic, or in integers with the same bits, for GPUs whose f64 units
-// are slow (src/steps/f64_paths.h; docs/soft-double.md). The kernels of the
-// integer path hold no f64 instruction.
-enum class F64Path { kNative, kInteger };
 
 // The three channels of one image (R, G, B or X, Y, B).
 struct ImagePlanes {
@@ -40,15 +36,6 @@ struct PairPlanes {
 enum BlurKind : int { kMu1 = 0, kMu2, kSigma11, kSigma22, kSigma12, kNumBlurKinds };
 struct BlurPlanes {
   PlaneView p[3][kNumBlurKinds];  // [channel][kind]
-};
-
-// The two frames of a pair as the front end reads them (device pointers),
-// and the background frames with alpha are blended on in this pass
-// (AlphaPasses).
-struct PairFrames {
-  FrameLayout layout[2];
-  FrameView view[2];
-  float background = 0.5f;
 };
 
 // Scale 0: front end of both frames to linear RGB, straight into positive
@@ -119,4 +106,4 @@ cudaError_t CheckKernelImage();
 }  // namespace cuda
 }  // namespace s2c
 
-#endif  // S2C_KERNELS_LAUNCH_H_
+#endif  // S2C_KERNELS_SSIMULACRA2_LAUNCH_H_

@@ -131,6 +131,11 @@ const char* PixelFormatName(PixelFormat format) {
   return f ? f->name : nullptr;
 }
 
+bool IsYuv(PixelFormat format) {
+  const FormatInfo* f = Find(format);
+  return f != nullptr && f->model == ColorModel::kYuv;
+}
+
 PixelFormat PixelFormatFromName(const char* name) {
   if (name == nullptr) return PixelFormat::kUnknown;
   for (const FormatInfo& f : kFormats) {

@@ -25,6 +25,10 @@ const char* PixelFormatName(PixelFormat format);
 // kUnknown for nullptr and for names the front end does not support.
 PixelFormat PixelFormatFromName(const char* name);
 
+// Whether a format is YUV (Y', Cb and Cr planes, what SSIM compares); false
+// for RGB, gray and kUnknown.
+bool IsYuv(PixelFormat format);
+
 // Number of planes of a format (0 for kUnknown), and for plane `plane` of a
 // frame of the given width/height the bytes of one row's samples and the
 // number of rows (what an upload copies; strides may be larger). 0 for a

@@ -13,6 +13,7 @@
 #include "cpu/cpu_reference.h"
 #include "cpu/ssim_reference.h"
 #include "frontend.h"
+#include "ssim_planes.h"
 #include "thread_pool.h"
 
 namespace s2c {
@@ -116,7 +117,7 @@ class CpuBackend : public Backend {
     }
     FrameLayout layout[2];
     S2C_RETURN_IF_ERROR(CheckFramePair(ref, dist, layout));
-    if (metrics_ & kMetricSsim) S2C_RETURN_IF_ERROR(CheckSsimFormat(layout[0], layout[1]));
+    if (metrics_ & kMetricSsim) S2C_RETURN_IF_ERROR(CheckSsimFormats(layout[0].format, layout[1].format));
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (cancelled_) return Cancelled();

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CPU pipeline, stage by stage in libjxl's order (ComputeSSIMULACRA2):
-// front end to linear RGB; per scale: downsample (after the first), positive
-// XYB, five blurred planes per channel (mu1, mu2, sigma11, sigma22, sigma12),
-// then the SSIM and edge maps reduced to six running sums per channel.
+// the front end to linear RGB (ToLinear, alpha blended on a background);
+// per scale: Downsample (after the
+// first), MakePositiveXyb, then per channel the five blurred planes (BlurAll:
+// mu1, mu2, sigma11, sigma22, sigma12) and the SSIM and edge maps reduced to
+// six running sums (MapSums); the norms and the score (subscores.h) last.
+// Frames with alpha take one such pass per background (Compare).
 #include "cpu/cpu_reference.h"
 
 #include <algorithm>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "blur_coeffs.h"
+#include "cpu/host_plane.h"
 #include "frontend.h"
 #include "steps/blur_steps.h"
 #include "steps/frontend_steps.h"
@@ -36,71 +40,65 @@ void ForRows(ThreadPool* pool, int height, const F& f) {
   });
 }
 
-}  // namespace
-
-// The planes one comparison keeps, sized for scale 0 at the first pair of a
-// size and reused after that. Each scale works channel by channel, so the
-// blurred planes are those of one channel, and the next scale's linear RGB
-// is at most half the size each way. That is 19.5 planes of the frame's
-// size (WorkspaceBytes) where one plane per stage and channel would be 34.
-struct CpuReference::Workspace {
-  int width = 0, height = 0;
-  HostPlane linear[2][3];  // linear RGB of the current scale (or the next:
-  HostPlane half[2][3];    // the two take turns, `half` sized for scale 1)
-  HostPlane xyb[2][3];
-  // The five blurred planes of the channel being summed.
-  HostPlane mu[2];
-  HostPlane sigma_sq[2];
-  HostPlane sigma12;
-  HostPlane horizontal;  // output of the horizontal pass of one blur
-  std::vector<double> terms;  // six sum terms per pixel of kTermRows rows
-
-  // Planes of the full size, and of half the size each way.
-  static constexpr int kFullPlanes = 6 + 6 + 2 + 2 + 1 + 1;
-  static constexpr int kHalfPlanes = 6;
-
-  // The size is recorded only once every plane has its memory, so that an
-  // allocation that throws (CpuBackend turns std::bad_alloc into an error)
-  // never leaves planes smaller than the size says.
-  void Allocate(int w, int h) {
-    width = height = 0;
-    for (int i = 0; i < 2; ++i) {
-      for (int c = 0; c < 3; ++c) {
-        linear[i][c].Allocate(w, h);
-        half[i][c].Allocate((w + 1) / 2, (h + 1) / 2);
-        xyb[i][c].Allocate(w, h);
-      }
-      mu[i].Allocate(w, h);
-      sigma_sq[i].Allocate(w, h);
-    }
-    sigma12.Allocate(w, h);
-    horizontal.Allocate(w, h);
-    terms.assign(static_cast<size_t>(w) * kTermRows * 6, 0.0);
-    width = w;
-    height = h;
-  }
+// The three planes of one image: R, G, B or X, Y, B.
+struct ImageViews {
+  PlaneView c[3];
 };
 
-CpuReference::CpuReference(int threads)
-    : pool_(new ThreadPool(threads)), ws_(new Workspace) {}
+// The five blurred planes of one channel; [0] of the reference, [1] of the
+// distorted image.
+struct BlurredViews {
+  PlaneView mu[2];
+  PlaneView sigma_sq[2];
+  PlaneView sigma12;
+};
 
-double CpuReference::WorkspaceBytes(int width, int height) {
-  auto plane = [](int64_t w, int64_t h) {
-    return static_cast<double>((w + 15) & ~int64_t{15}) * static_cast<double>(h) * sizeof(float);
-  };
-  return Workspace::kFullPlanes * plane(width, height) +
-         Workspace::kHalfPlanes * plane((int64_t{width} + 1) / 2, (int64_t{height} + 1) / 2) +
-         static_cast<double>(width) * kTermRows * 6 * sizeof(double);
+// The stages, each over the whole plane and spread over the pool by rows or
+// column blocks. Every output sample depends on its inputs alone, so the
+// planes do not depend on the thread count.
+
+// The front end (layer 2; alpha blended on `background`), then libjxl's
+// sRGB decoding: one frame's linear RGB.
+void ToLinear(ThreadPool* pool, const FrameLayout& layout, const FrameView& frame,
+              float background, const ImageViews& linear) {
+  const int w = linear.c[0].width;
+  ForRows(pool, linear.c[0].height, [&](int y) {
+    for (int x = 0; x < w; ++x) {
+      float rgb[3];
+      RgbPrimeOnBackground(layout, frame, x, y, background, rgb);
+      for (int c = 0; c < 3; ++c) linear.c[c].Row(y)[x] = SrgbToLinear(rgb[c]);
+    }
+  });
 }
-CpuReference::~CpuReference() = default;
 
-void CpuReference::Reserve(int width, int height) {
-  if (ws_->width != width || ws_->height != height) ws_->Allocate(width, height);
+// libjxl's Downsample by 2 each way: `dst` is half of `src`'s size, rounded
+// up; a last odd column or row averages with itself.
+void Downsample(ThreadPool* pool, const PlaneView& src, const PlaneView& dst) {
+  const int w = src.width, h = src.height;
+  ForRows(pool, dst.height, [&](int oy) {
+    const float* r0 = src.Row(std::min(2 * oy, h - 1));
+    const float* r1 = src.Row(std::min(2 * oy + 1, h - 1));
+    for (int ox = 0; ox < dst.width; ++ox) {
+      const int x0 = std::min(2 * ox, w - 1);
+      const int x1 = std::min(2 * ox + 1, w - 1);
+      dst.Row(oy)[ox] = Downsample2x2(r0[x0], r0[x1], r1[x0], r1[x1]);
+    }
+  });
 }
 
-int CpuReference::threads() const { return pool_->size(); }
-
-namespace {
+// libjxl's ToXYB and MakePositiveXYB of one image.
+void MakePositiveXyb(ThreadPool* pool, const ImageViews& linear, const ImageViews& xyb) {
+  const int w = linear.c[0].width;
+  ForRows(pool, linear.c[0].height, [&](int y) {
+    for (int x = 0; x < w; ++x) {
+      const Xyb p = LinearToPositiveXyb(linear.c[0].Row(y)[x], linear.c[1].Row(y)[x],
+                                        linear.c[2].Row(y)[x]);
+      xyb.c[0].Row(y)[x] = p.x;
+      xyb.c[1].Row(y)[x] = p.y;
+      xyb.c[2].Row(y)[x] = p.b;
+    }
+  });
+}
 
 // Blurs a plane given as a sample function in(x, y) (so that products are
 // formed on the fly, rounded to f32 exactly as a stored product plane would
@@ -147,15 +145,33 @@ void Blur(ThreadPool* pool, const RecursiveGaussian& rg, const In& in,
   });
 }
 
-// The six running sums of one channel. Each is one loop in raster order
-// (the exactness contract's order), so the additions run on one thread; the
+// libjxl's five blurs of one channel of both images (x1, x2): sigma1_sq,
+// sigma2_sq and sigma12 of the products, mu1 and mu2 of the planes, all
+// through `tmp`.
+void BlurAll(ThreadPool* pool, const RecursiveGaussian& rg, const PlaneView& x1,
+             const PlaneView& x2, const PlaneView& tmp, const BlurredViews& out) {
+  auto plane = [](const PlaneView& a) {
+    return [a](int x, int y) { return a.Row(y)[x]; };
+  };
+  auto product = [](const PlaneView& a, const PlaneView& b) {
+    return [a, b](int x, int y) { return a.Row(y)[x] * b.Row(y)[x]; };
+  };
+  Blur(pool, rg, product(x1, x1), tmp, out.sigma_sq[0]);
+  Blur(pool, rg, product(x2, x2), tmp, out.sigma_sq[1]);
+  Blur(pool, rg, product(x1, x2), tmp, out.sigma12);
+  Blur(pool, rg, plane(x1), tmp, out.mu[0]);
+  Blur(pool, rg, plane(x2), tmp, out.mu[1]);
+}
+
+// The six running sums of one channel's SSIM and edge maps (libjxl's
+// SSIMMap and EdgeDiffMap). Each is one loop in raster order (the
+// exactness contract's order), so the additions run on one thread; the
 // terms they add, where the divisions are, are computed on the pool first,
 // kTermRows rows at a time, into `terms`. Adding a stored double is adding
 // the same double, so the sums are those of the plain loop. A cancelled
 // comparison stops between row blocks (its sums are never used).
-void SumChannel(ThreadPool* pool, const PlaneView& x1, const PlaneView& x2,
-                const PlaneView& mu1, const PlaneView& mu2, const PlaneView& s11,
-                const PlaneView& s22, const PlaneView& s12, double* terms, double sums[6]) {
+void MapSums(ThreadPool* pool, const PlaneView& x1, const PlaneView& x2, const BlurredViews& b,
+             double* terms, double sums[6]) {
   const int w = x1.width, h = x1.height;
   double s[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   for (int y0 = 0; y0 < h && !pool->cancelled(); y0 += kTermRows) {
@@ -164,9 +180,9 @@ void SumChannel(ThreadPool* pool, const PlaneView& x1, const PlaneView& x2,
       const int y = y0 + r;
       double* t = terms + static_cast<size_t>(r) * w * 6;
       for (int x = 0; x < w; ++x) {
-        const PixelTerms p = MapTerms(x1.Row(y)[x], mu1.Row(y)[x], x2.Row(y)[x],
-                                      mu2.Row(y)[x], s11.Row(y)[x], s22.Row(y)[x],
-                                      s12.Row(y)[x]);
+        const PixelTerms p = MapTerms(x1.Row(y)[x], b.mu[0].Row(y)[x], x2.Row(y)[x],
+                                      b.mu[1].Row(y)[x], b.sigma_sq[0].Row(y)[x],
+                                      b.sigma_sq[1].Row(y)[x], b.sigma12.Row(y)[x]);
         for (int k = 0; k < 6; ++k) t[6 * x + k] = p.t[k];
       }
     });
@@ -177,7 +193,145 @@ void SumChannel(ThreadPool* pool, const PlaneView& x1, const PlaneView& x2,
   for (int k = 0; k < 6; ++k) sums[k] = s[k];
 }
 
+// Hands planes to the observer, when there is one.
+struct Observe {
+  PlaneObserver* observer;
+
+  void Image(Stage stage, int scale, int image, const ImageViews& planes) const {
+    if (observer == nullptr) return;
+    for (int c = 0; c < 3; ++c) observer->OnPlane(stage, scale, image, c, planes.c[c]);
+  }
+  void Blurred(int scale, int c, const BlurredViews& b) const {
+    if (observer == nullptr) return;
+    for (int i = 0; i < 2; ++i) {
+      observer->OnPlane(Stage::kMu, scale, i, c, b.mu[i]);
+      observer->OnPlane(Stage::kSigmaSq, scale, i, c, b.sigma_sq[i]);
+    }
+    observer->OnPlane(Stage::kSigma12, scale, 0, c, b.sigma12);
+  }
+};
+
 }  // namespace
+
+// The planes one comparison keeps, sized for scale 0 at the first pair of a
+// size and reused after that. Each scale works channel by channel, so the
+// blurred planes are those of one channel, and the next scale's linear RGB
+// is at most half the size each way. That is 19.5 planes of the frame's
+// size (WorkspaceBytes) where one plane per stage and channel would be 34.
+struct CpuReference::Workspace {
+  int width = 0, height = 0;
+  HostPlane linear[2][3];  // linear RGB of the current scale (or the next:
+  HostPlane half[2][3];    // the two take turns, `half` sized for scale 1)
+  HostPlane xyb[2][3];
+  // The five blurred planes of the channel being summed.
+  HostPlane mu[2];
+  HostPlane sigma_sq[2];
+  HostPlane sigma12;
+  HostPlane horizontal;  // output of the horizontal pass of one blur
+  std::vector<double> terms;  // six sum terms per pixel of kTermRows rows
+  // Which of `linear` and `half` hold the current scale, and which the next.
+  HostPlane* current[2][3] = {};
+  HostPlane* next[2][3] = {};
+
+  // Planes of the full size, and of half the size each way.
+  static constexpr int kFullPlanes = 6 + 6 + 2 + 2 + 1 + 1;
+  static constexpr int kHalfPlanes = 6;
+
+  // The size is recorded only once every plane has its memory, so that an
+  // allocation that throws (CpuBackend turns std::bad_alloc into an error)
+  // never leaves planes smaller than the size says.
+  void Allocate(int w, int h) {
+    width = height = 0;
+    for (int i = 0; i < 2; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        linear[i][c].Allocate(w, h);
+        half[i][c].Allocate((w + 1) / 2, (h + 1) / 2);
+        xyb[i][c].Allocate(w, h);
+      }
+      mu[i].Allocate(w, h);
+      sigma_sq[i].Allocate(w, h);
+    }
+    sigma12.Allocate(w, h);
+    horizontal.Allocate(w, h);
+    terms.assign(static_cast<size_t>(w) * kTermRows * 6, 0.0);
+    width = w;
+    height = h;
+  }
+
+  // Scale 0 of a pair of the allocated size: its linear planes are `linear`.
+  void StartPair() {
+    for (int i = 0; i < 2; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        current[i][c] = &linear[i][c];
+        next[i][c] = &half[i][c];
+      }
+    }
+    ShrinkTo(width, height);
+  }
+
+  // The next scale, of w x h: its linear planes are the downsampled current
+  // ones.
+  void DownsampleTo(ThreadPool* pool, int w, int h) {
+    for (int i = 0; i < 2; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        next[i][c]->Shrink(w, h);
+        Downsample(pool, current[i][c]->View(), next[i][c]->View());
+        std::swap(current[i][c], next[i][c]);
+      }
+    }
+    ShrinkTo(w, h);
+  }
+
+  ImageViews Linear(int image) const {
+    HostPlane* const* p = current[image];
+    return {{p[0]->View(), p[1]->View(), p[2]->View()}};
+  }
+  ImageViews Xyb(int image) {
+    HostPlane* p = xyb[image];
+    return {{p[0].View(), p[1].View(), p[2].View()}};
+  }
+  BlurredViews Blurred() {
+    BlurredViews b;
+    for (int i = 0; i < 2; ++i) {
+      b.mu[i] = mu[i].View();
+      b.sigma_sq[i] = sigma_sq[i].View();
+    }
+    b.sigma12 = sigma12.View();
+    return b;
+  }
+
+ private:
+  // Every plane of the current scale to w x h.
+  void ShrinkTo(int w, int h) {
+    for (int i = 0; i < 2; ++i) {
+      for (int c = 0; c < 3; ++c) {
+        current[i][c]->Shrink(w, h);
+        xyb[i][c].Shrink(w, h);
+      }
+    }
+    for (HostPlane* p : {&mu[0], &mu[1], &sigma_sq[0], &sigma_sq[1], &sigma12, &horizontal}) {
+      p->Shrink(w, h);
+    }
+  }
+};
+
+CpuReference::CpuReference(int threads)
+    : pool_(new ThreadPool(threads)), ws_(new Workspace) {}
+
+double CpuReference::WorkspaceBytes(int width, int height) {
+  auto plane = [](int64_t w, int64_t h) {
+    return static_cast<double>((w + 15) & ~int64_t{15}) * static_cast<double>(h) * sizeof(float);
+  };
+  return Workspace::kFullPlanes * plane(width, height) +
+         Workspace::kHalfPlanes * plane((int64_t{width} + 1) / 2, (int64_t{height} + 1) / 2) +
+         static_cast<double>(width) * kTermRows * 6 * sizeof(double);
+}
+CpuReference::~CpuReference() = default;
+int CpuReference::threads() const { return pool_->size(); }
+
+void CpuReference::Reserve(int width, int height) {
+  if (ws_->width != width || ws_->height != height) ws_->Allocate(width, height);
+}
 
 Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
                              Result* out, PlaneObserver* observer) {
@@ -201,42 +355,19 @@ Status CpuReference::Compare(const FrameView& ref, const FrameView& dist,
   return Status::Ok();
 }
 
+// libjxl's ComputeSSIMULACRA2, stage for stage. Once the pool is cancelled
+// its Run calls do nothing, and the checks between stages return before
+// anything else is computed.
 Status CpuReference::ComparePass(const FrameView* const frames[2], const FrameLayout layout[2],
                                  float background, Subscores* out, PlaneObserver* observer) {
   Workspace& ws = *ws_;
-  int w = layout[0].width, h = layout[0].height;
+  int w = ws.width, h = ws.height;
+  ws.StartPair();
   ThreadPool* pool = pool_.get();
   const RecursiveGaussian& rg = Sigma15Gaussian();
-  // Linear RGB of the current scale, and where the next one goes.
-  HostPlane* linear[2][3];
-  HostPlane* next[2][3];
-  for (int i = 0; i < 2; ++i) {
-    for (int c = 0; c < 3; ++c) {
-      linear[i][c] = &ws.linear[i][c];
-      next[i][c] = &ws.half[i][c];
-      linear[i][c]->Shrink(w, h);
-    }
-  }
+  const Observe observe{observer};
 
-  auto observe = [&](Stage stage, int scale, int image, int c, HostPlane& p) {
-    if (observer) observer->OnPlane(stage, scale, image, c, p.View());
-  };
-
-  // Front end: R'G'B' of each pixel (alpha blended on the background), then
-  // the canonical sRGB decoding.
-  for (int i = 0; i < 2; ++i) {
-    PlaneView lin[3] = {linear[i][0]->View(), linear[i][1]->View(), linear[i][2]->View()};
-    ForRows(pool, h, [&](int y) {
-      for (int x = 0; x < w; ++x) {
-        float rgb[3];
-        RgbPrimeOnBackground(layout[i], *frames[i], x, y, background, rgb);
-        for (int c = 0; c < 3; ++c) lin[c].Row(y)[x] = SrgbToLinear(rgb[c]);
-      }
-    });
-  }
-
-  // Once the pool is cancelled its Run calls do nothing, and the checks
-  // between stages return before anything else is computed.
+  for (int i = 0; i < 2; ++i) ToLinear(pool, layout[i], *frames[i], background, ws.Linear(i));
   Subscores& sub = *out;
   sub = Subscores();
   for (int scale = 0; scale < kNumScales; ++scale) {
@@ -244,77 +375,23 @@ Status CpuReference::ComparePass(const FrameView* const frames[2], const FrameLa
     // The canonical loop tests the size of the previous scale.
     if (w < kMinSide || h < kMinSide) break;
     if (scale > 0) {
-      const int nw = (w + 1) / 2, nh = (h + 1) / 2;
-      for (int i = 0; i < 2; ++i) {
-        for (int c = 0; c < 3; ++c) {
-          PlaneView src = linear[i][c]->View();
-          next[i][c]->Shrink(nw, nh);
-          PlaneView dst = next[i][c]->View();
-          ForRows(pool, nh, [&](int oy) {
-            const float* r0 = src.Row(std::min(2 * oy, h - 1));
-            const float* r1 = src.Row(std::min(2 * oy + 1, h - 1));
-            for (int ox = 0; ox < nw; ++ox) {
-              const int x0 = std::min(2 * ox, w - 1);
-              const int x1 = std::min(2 * ox + 1, w - 1);
-              dst.Row(oy)[ox] = Downsample2x2(r0[x0], r0[x1], r1[x0], r1[x1]);
-            }
-          });
-          std::swap(linear[i][c], next[i][c]);
-        }
-      }
-      w = nw;
-      h = nh;
+      w = (w + 1) / 2;
+      h = (h + 1) / 2;
+      ws.DownsampleTo(pool, w, h);
     }
+    for (int i = 0; i < 2; ++i) observe.Image(Stage::kLinear, scale, i, ws.Linear(i));
     for (int i = 0; i < 2; ++i) {
-      for (int c = 0; c < 3; ++c) observe(Stage::kLinear, scale, i, c, *linear[i][c]);
-    }
-
-    for (int i = 0; i < 2; ++i) {
-      PlaneView lin[3], xyb[3];
-      for (int c = 0; c < 3; ++c) {
-        lin[c] = linear[i][c]->View();
-        ws.xyb[i][c].Shrink(w, h);
-        xyb[c] = ws.xyb[i][c].View();
-      }
-      ForRows(pool, h, [&](int y) {
-        for (int x = 0; x < w; ++x) {
-          const Xyb p = LinearToPositiveXyb(lin[0].Row(y)[x], lin[1].Row(y)[x],
-                                            lin[2].Row(y)[x]);
-          xyb[0].Row(y)[x] = p.x;
-          xyb[1].Row(y)[x] = p.y;
-          xyb[2].Row(y)[x] = p.b;
-        }
-      });
-      for (int c = 0; c < 3; ++c) observe(Stage::kXyb, scale, i, c, ws.xyb[i][c]);
-    }
-
-    for (HostPlane* p : {&ws.mu[0], &ws.mu[1], &ws.sigma_sq[0], &ws.sigma_sq[1],
-                         &ws.sigma12, &ws.horizontal}) {
-      p->Shrink(w, h);
+      MakePositiveXyb(pool, ws.Linear(i), ws.Xyb(i));
+      observe.Image(Stage::kXyb, scale, i, ws.Xyb(i));
     }
     double sums[kNumChannels][6] = {};
-    for (int c = 0; c < 3; ++c) {
+    for (int c = 0; c < kNumChannels; ++c) {
       if (pool->cancelled()) return Cancelled();
-      const PlaneView x1 = ws.xyb[0][c].View(), x2 = ws.xyb[1][c].View();
-      const PlaneView tmp = ws.horizontal.View();
-      auto plane = [](const PlaneView& a) {
-        return [a](int x, int y) { return a.Row(y)[x]; };
-      };
-      auto product = [](const PlaneView& a, const PlaneView& b) {
-        return [a, b](int x, int y) { return a.Row(y)[x] * b.Row(y)[x]; };
-      };
-      Blur(pool, rg, product(x1, x1), tmp, ws.sigma_sq[0].View());
-      Blur(pool, rg, product(x2, x2), tmp, ws.sigma_sq[1].View());
-      Blur(pool, rg, product(x1, x2), tmp, ws.sigma12.View());
-      Blur(pool, rg, plane(x1), tmp, ws.mu[0].View());
-      Blur(pool, rg, plane(x2), tmp, ws.mu[1].View());
-      for (int i = 0; i < 2; ++i) {
-        observe(Stage::kMu, scale, i, c, ws.mu[i]);
-        observe(Stage::kSigmaSq, scale, i, c, ws.sigma_sq[i]);
-      }
-      observe(Stage::kSigma12, scale, 0, c, ws.sigma12);
-      SumChannel(pool, x1, x2, ws.mu[0].View(), ws.mu[1].View(), ws.sigma_sq[0].View(),
-                 ws.sigma_sq[1].View(), ws.sigma12.View(), ws.terms.data(), sums[c]);
+      const PlaneView x1 = ws.Xyb(0).c[c], x2 = ws.Xyb(1).c[c];
+      const BlurredViews blurred = ws.Blurred();
+      BlurAll(pool, rg, x1, x2, ws.horizontal.View(), blurred);
+      observe.Blurred(scale, c, blurred);
+      MapSums(pool, x1, x2, blurred, ws.terms.data(), sums[c]);
     }
     NormsFromSums(sums, w, h, &sub.scale[scale]);
     sub.num_scales = scale + 1;

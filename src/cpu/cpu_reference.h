@@ -10,7 +10,7 @@
 
 #include <memory>
 
-#include "image.h"
+#include "plane_observer.h"
 #include "status.h"
 #include "steps/frame.h"
 #include "steps/frame_layout.h"
@@ -19,19 +19,6 @@
 namespace s2c {
 
 class ThreadPool;
-
-// The float planes of one comparison, for bit-for-bit checks of another
-// backend (debug mode) and for debugging. `image` is 0 for the reference,
-// 1 for the distorted frame; `channel` is R, G, B for kLinear and X, Y, B
-// otherwise.
-enum class Stage { kLinear, kXyb, kMu, kSigmaSq, kSigma12 };
-class PlaneObserver {
- public:
-  virtual ~PlaneObserver() = default;
-  // The view is valid only during the call.
-  virtual void OnPlane(Stage stage, int scale, int image, int channel,
-                       const PlaneView& plane) = 0;
-};
 
 class CpuReference {
  public:

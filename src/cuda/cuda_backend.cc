@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "cpu/ssim_reference.h"
 #include "cuda/cuda_pipeline.h"
 #include "cuda/cuda_status.h"
 #include "frontend.h"
 #include "ssim_launch.h"
+#include "ssim_planes.h"
 #include "ssimulacra2_launch.h"
 #include "thread_pool.h"
 
@@ -231,7 +231,7 @@ class CudaBackendImpl : public CudaBackend {
       slot.alpha = PlanAlphaPasses(frames->layout, transparent);
     }
     if (metrics_ & kMetricSsim) {
-      S2C_RETURN_IF_ERROR(CheckSsimFormat(frames->layout[0], frames->layout[1]));
+      S2C_RETURN_IF_ERROR(CheckSsimFormats(frames->layout[0].format, frames->layout[1].format));
       S2C_RETURN_IF_ERROR(slot.ssim.Prepare(frames->layout[0], ref.desc.pixel_aspect));
     }
     if (options_.time_stages) {

@@ -21,14 +21,11 @@
 #include <memory>
 
 #include "backend.h"
-#include "cpu/cpu_reference.h"
+#include "cuda/cuda_pipeline_types.h"
 #include "device_fp64.h"
+#include "plane_observer.h"
 
 namespace s2c {
-
-// kExact is the metric. kTree sums the same terms with a plain parallel
-// tree: not the CPU's bits; the benchmark uses it as the cost baseline.
-enum class CudaSumMode { kExact, kTree };
 
 struct CudaBackendOptions {
   int device_id = -1;     // -1: the current context, else device 0
@@ -44,16 +41,6 @@ struct CudaBackendOptions {
   // the same bits, or by the GPU's compute capability (device_fp64.h). The
   // tree sums (kTree) always take the native path.
   DeviceFp64 device_fp64 = DeviceFp64::kAuto;
-};
-
-// Device time of the last collected pair, in ms, per stage and all scales
-// (only with time_stages).
-struct CudaStageTimes {
-  float upload = 0.0f;       // host-to-device copies of the frames
-  float scale_start = 0.0f;  // front end / downsample / positive XYB
-  float blur_horizontal = 0.0f;
-  float blur_vertical = 0.0f;  // with the terms and the sums' advice
-  float sums = 0.0f;           // the sums' other passes
 };
 
 class CudaBackend : public Backend {

@@ -11,8 +11,8 @@
 #include <cstdint>
 
 #include "cuda/cuda_status.h"
-#include "image.h"
 #include "ssimulacra2_launch.h"
+#include "steps/plane_view.h"
 
 namespace s2c {
 

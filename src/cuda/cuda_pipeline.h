@@ -11,11 +11,13 @@
 
 #include <cstdint>
 
-#include "cpu/cpu_reference.h"
-#include "cuda/cuda_backend.h"
 #include "cuda/cuda_buffers.h"
+#include "cuda/cuda_pipeline_types.h"
 #include "cuda/cuda_ssim.h"
+#include "frontend.h"
+#include "plane_observer.h"
 #include "ssimulacra2_launch.h"
+#include "subscores.h"
 
 namespace s2c {
 

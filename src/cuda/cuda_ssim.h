@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SSIM's part of a pair on the GPU (kernels/ssim.cu): the three planes'
 // windows in device memory, one plane's workspace, and the three exact sums
-// enqueued on a stream; the result is finished on the host by the CPU
-// reference's SsimFromSums. Host code of the CUDA backend only.
+// enqueued on a stream; the result is finished on the host by SsimFromSums
+// (ssim_planes.h), as on the CPU. Host code of the CUDA backend only.
 #ifndef S2C_CUDA_SSIM_H_
 #define S2C_CUDA_SSIM_H_
 
@@ -10,9 +10,9 @@
 
 #include <cstddef>
 
-#include "cpu/ssim_reference.h"
 #include "cuda/cuda_buffers.h"
 #include "ssim_launch.h"
+#include "ssim_planes.h"
 #include "status.h"
 
 namespace s2c {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "backend_timing.h"
+#include "check.h"
 #include "cpu/ssim_reference.h"
 #include "cuda/cuda_backend.h"
 #include "generated_frames.h"
@@ -46,8 +47,6 @@ constexpr Config kConfigs[] = {
     {"ssim tree", s2c::kMetricSsim, s2c::CudaSumMode::kTree},
     {"both exact", s2c::kAllMetrics, s2c::CudaSumMode::kExact},
 };
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
@@ -108,6 +107,7 @@ int main(int argc, char** argv) {
       ms[k][1] = deep.per_pair_ms;
       std::string check;
       if ((cfg.metrics & s2c::kMetricSsim) && cfg.mode == s2c::CudaSumMode::kExact) {
+        using s2c::test::SameBits;
         const bool same = SameBits(deep.last.ssim.combined, cpu.combined) &&
                           SameBits(deep.last.ssim.plane[0], cpu.plane[0]) &&
                           SameBits(deep.last.ssim.plane[1], cpu.plane[1]) &&

@@ -3,7 +3,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sys/stat.h>
 
 namespace s2c {
 namespace test {
@@ -62,12 +61,19 @@ bool ReadPpm(const std::string& path, HostImage* out, std::string* error) {
   return true;
 }
 
+std::string PpmBytes(const HostImage& rgb) {
+  const int w = rgb.desc.width, h = rgb.desc.height;
+  std::string out = "P6\n" + std::to_string(w) + " " + std::to_string(h) + "\n255\n";
+  for (int y = 0; y < h; ++y) {
+    const char* row = reinterpret_cast<const char*>(rgb.bytes.data()) + y * rgb.stride;
+    out.append(row, static_cast<size_t>(w) * 3);
+  }
+  return out;
+}
+
 std::string TestdataDir() {
   const char* env = std::getenv("S2C_TESTDATA");
-  const char* dir = env && *env ? env : "../shared/testdata";
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return "";
-  return dir;
+  return env != nullptr && *env != '\0' ? env : "tests/data";
 }
 
 }  // namespace test

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Test and tool support: images held in host memory as frames the metric
 // library reads. PPM (P6, 8 or 16 bit) is read directly; 8-bit data becomes
-// RGB, 16-bit data RGBA64_LE (alpha set to opaque).
+// RGB, 16-bit data RGBA64_LE (alpha set to opaque, and ignored anyway); and
+// the test data's folder.
 #ifndef S2C_TESTS_IMAGE_IO_H_
 #define S2C_TESTS_IMAGE_IO_H_
 
@@ -24,8 +25,12 @@ struct HostImage {
 // Returns false (with a message in *error) if the file cannot be read.
 bool ReadPpm(const std::string& path, HostImage* out, std::string* error);
 
-// Where the shared test data is: $S2C_TESTDATA, else ../shared/testdata
-// (from the current directory); "" when that is no directory (caller skips).
+// An 8-bit RGB image as the binary PPM file that holds it (P6, maxval 255).
+std::string PpmBytes(const HostImage& rgb);
+
+// The test data folder (tests/data): $S2C_TESTDATA, which Meson sets for
+// every test, else tests/data from the current directory. A file missing
+// there is a test failure.
 std::string TestdataDir();
 
 }  // namespace test

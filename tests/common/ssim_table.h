@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The reference values of ../shared/testdata/ssim: what Xiph's dump_ssim
-// prints for each pair, read from the README's table at run time.
+// The SSIM reference pairs of tests/data/ssim and what Xiph's dump_ssim
+// prints for each, read from the table of tests/data/README.md at run time.
 #ifndef S2C_TESTS_SSIM_TABLE_H_
 #define S2C_TESTS_SSIM_TABLE_H_
 
@@ -13,13 +13,19 @@ namespace s2c {
 namespace test {
 
 struct SsimExpected {
-  std::string ref, dist;  // file names in testdata/ssim
+  std::string ref, dist;  // file names in tests/data/ssim
   double combined, y, cb, cr, combined_db;
 };
 
+// The number of pairs the table lists: the tests check that they read all.
+constexpr size_t kSsimPairs = 6;
+
 // The rows "| ref.y4m | dist.y4m | raw combined | Y' | Cb | Cr | dB |" of
-// testdata/ssim/README.md (TestdataDir()); empty when it cannot be read.
+// the README of TestdataDir(); empty when it cannot be read.
 std::vector<SsimExpected> ReadSsimTable();
+
+// The path of a file of the table.
+std::string SsimPath(const std::string& name);
 
 // A row's two frames; false (with the reason in *error) if one cannot be
 // read.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Test support: the first frame of a YUV4MPEG2 file as a host frame (the
-// SSIM reference pairs of ../shared/testdata/ssim). Colour spaces C420*,
+// SSIM reference pairs of tests/data/ssim). Colour spaces C420*,
 // C422, C444 and their p10/p12 forms (16-bit little-endian samples); the
 // pixel aspect ratio from the A tag (1 when absent or 0:0).
 #ifndef S2C_TESTS_Y4M_READER_H_

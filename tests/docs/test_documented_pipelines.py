@@ -3,9 +3,10 @@
 
 Extracts the gst-launch-1.0 lines from README.md, docs/*.md and
 examples/pipelines.md (fenced code blocks, and the README's indented ones),
-and runs each in a directory that holds short inputs under the names the
+and runs each in a directory that holds inputs under the names the
 documents use (ref.png, dist.png, a.png, b.png, flower_small.png,
-flower_small_q70.png, ref.mkv, dist.mkv). A block that says it needs
+flower_small_q70.png: copies of the test data; ref.mkv, dist.mkv: short
+generated clips). A block that says it needs
 something the test machine lacks carries a comment line starting with
 "# template:" or "# needs:"; its lines are listed, not run. Two rewrites
 keep a run short and headless, and are the only ones: a live
@@ -13,8 +14,9 @@ videotestsrc gets num-buffers=30, and autovideosink becomes
 fakesink sync=true. A line passes when its shell command exits 0 (with a
 "| grep ..." that means the expected output was there).
 
-Usage: test_documented_pipelines.py SOURCE_ROOT TESTDATA_DIR
-(GST_PLUGIN_PATH must find the plugin)."""
+Usage: test_documented_pipelines.py SOURCE_ROOT TESTDATA_DIR (tests/data;
+a file missing there fails the test). GST_PLUGIN_PATH must find the
+plugin."""
 import glob
 import os
 import re
@@ -61,12 +63,7 @@ def make_inputs(d):
             "ref.png": "flower_small.png", "dist.png": "flower_small_q70.png",
             "a.png": "flower_small.png", "b.png": "flower_small_q70.png"}
     for name, source in pngs.items():
-        if os.path.exists(os.path.join(testdata, source)):
-            shutil.copy(os.path.join(testdata, source), os.path.join(d, name))
-        else:
-            pattern = "smpte" if "q70" not in source else "snow"
-            launch(f"videotestsrc num-buffers=1 pattern={pattern} ! video/x-raw,format=RGB,"
-                   f"width=64,height=48 ! pngenc ! filesink location={name}")
+        shutil.copy(os.path.join(testdata, source), os.path.join(d, name))
     # Raw RGB, as the quickstart writes: what vp8enc cannot take unconverted.
     frames = ("videotestsrc num-buffers=15 pattern=smpte horizontal-speed=2 ! "
               "video/x-raw,format=RGB,width=160,height=96,framerate=30/1")

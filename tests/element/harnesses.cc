@@ -30,6 +30,12 @@ Harnesses MakeHarnesses(const std::vector<std::string>& props, const char* caps)
   return h;
 }
 
+GstTestClock* ElementClock(const Harnesses& h) {
+  GstClock* clock = gst_element_get_clock(h.ref->element);
+  fail_unless(clock != nullptr && GST_IS_TEST_CLOCK(clock), "the element has no test clock");
+  return GST_TEST_CLOCK(clock);
+}
+
 void Poll(Harnesses* h) {
   while (GstMessage* m = gst_bus_pop(h->bus)) {
     Collect(m, &h->seen);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Test helper: one ssimulacra2cmp element driven by a GstHarness on each
 // sink pad (the reference harness also takes the output), its messages on a
-// private bus, and RGB frames whose content depends on a seed.
+// private bus, and RGB frames whose content depends on a seed. GstHarness
+// reports a live source and gives the element a GstTestClock: time moves
+// only when a test moves it.
 #ifndef S2C_TESTS_ELEMENT_HARNESSES_H_
 #define S2C_TESTS_ELEMENT_HARNESSES_H_
 
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include <gst/check/gstharness.h>
+#include <gst/check/gsttestclock.h>
 
 #include "pipeline_run.h"
 
@@ -32,6 +35,10 @@ struct Harnesses {
 Harnesses MakeHarnesses(
     const std::vector<std::string>& props,
     const char* caps = "video/x-raw,format=RGB,width=16,height=16,framerate=25/1");
+
+// The clock the element runs on (the harnesses' GstTestClock), with a
+// reference the caller drops.
+GstTestClock* ElementClock(const Harnesses& h);
 
 // Drains the private bus into h->seen (non-blocking).
 void Poll(Harnesses* h);

@@ -102,7 +102,8 @@ RunResult RunPipeline(const std::string& description,
                             prop.substr(eq + 1).c_str());
   }
   if (out != nullptr) {
-    g_object_set(out, "signal-handoffs", TRUE, "sync", FALSE, nullptr);
+    // The sink keeps the sync of the description (fakesink's default: off).
+    g_object_set(out, "signal-handoffs", TRUE, nullptr);
     g_signal_connect(out, "handoff", G_CALLBACK(OnHandoff), &result);
   }
   if (prepare) prepare(pipeline);

@@ -1,43 +1,49 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element in live pipelines (docs/decisions.md, D14): the video leaves
-// on time whatever the metric does. A backend slower than real time is made
-// with the debug-only S2C_DEBUG_PAIR_DELAY_MS (docs/element.md,
-// "Debugging"). These tests measure when buffers reach the sink, so meson
-// runs them on their own (is_parallel: false).
+// on time whatever the metric does.
+//
+// Where no backend is slow, the tests run on the harnesses' GstTestClock
+// (harnesses.h), which moves only when the test moves it: each
+// reference must ask to be woken exactly at its deadline, leave then, and
+// every count is exact, however loaded the machine.
+//
+// A backend slower than real time comes from the static build of the
+// plugin this test links (static_plugin.h), which waits in real time; those
+// tests run on the system clock, through a sink that renders on it, and
+// measure when buffers reach it, so meson runs them on their own
+// (is_parallel: false). Their frames are 16x16 and scored on one thread, so
+// that the backend's own work stays far below the delay and the frame
+// period on a loaded machine, under the sanitizers too.
 #include <cstdio>
 #include <string>
 
+#include "harnesses.h"
 #include "pipeline_run.h"
+#include "static_plugin.h"
 #include "test_pipelines.h"
 
-using s2c_test::I420;
+using s2c_test::Harnesses;
 using s2c_test::RunPipeline;
 using s2c_test::RunResult;
 
 namespace {
 
-// 64x64 at `fps` from one live source into both pads, through a sink that
+// 16x16 at `fps` from one live source into both pads, through a sink that
 // renders on the clock; the distorted branch is a little desaturated.
 std::string LiveTee(int frames, int fps = 30) {
   return "videotestsrc is-live=true num-buffers=" + std::to_string(frames) +
-         " ! video/x-raw,format=I420,width=64,height=64,framerate=" + std::to_string(fps) +
+         " ! video/x-raw,format=I420,width=16,height=16,framerate=" + std::to_string(fps) +
          "/1 ! tee name=t "
          "t. ! queue ! cmp.ref_sink t. ! queue ! videobalance saturation=0.7 ! "
          "cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out sync=true";
 }
 
 // Makes the backend of the next pipeline `ms` slower per pair, for its first
-// `pairs` pairs (all when null).
+// `pairs` pairs (all when negative).
 class SlowBackend {
  public:
-  SlowBackend(const char* ms, const char* pairs) {
-    g_setenv("S2C_DEBUG_PAIR_DELAY_MS", ms, TRUE);
-    if (pairs != nullptr) g_setenv("S2C_DEBUG_DELAYED_PAIRS", pairs, TRUE);
-  }
-  ~SlowBackend() {
-    g_unsetenv("S2C_DEBUG_PAIR_DELAY_MS");
-    g_unsetenv("S2C_DEBUG_DELAYED_PAIRS");
-  }
+  SlowBackend(double ms, long pairs) { s2c_test::SetPairDelay(ms, pairs); }
+  ~SlowBackend() { s2c_test::SetPairDelay(0.0); }
 };
 
 // Every reference frame left, each one scored, skipped, late or unpaired,
@@ -63,7 +69,45 @@ void ExpectRealTime(const RunResult& r, int frames, int fps = 30) {
               real_time);
 }
 
-const std::vector<std::string> kLatencyProps = {"latency=100000000"};
+// The aggregator's latency, and one thread for the CPU backend.
+const std::vector<std::string> kLiveProps = {"latency=100000000", "cpu-threads=1"};
+
+// --- On the test clock ---------------------------------------------------
+
+constexpr int kFrames = 10;
+constexpr GstClockTime kFrame = s2c_test::kFrame;
+
+// The element of the harness tests: live, references leave unscored at
+// their deadline, one pair at a time. Its deadline is a reference's
+// running time plus its latency: the aggregator's 100 ms and the pairing
+// tolerance (1 ms; max-in-flight=1 adds no frame).
+const std::vector<std::string> kHarnessProps = {"live-policy=pass-unscored", "max-in-flight=1",
+                                                "latency=100000000"};
+constexpr GstClockTime kDeadline = 101 * GST_MSECOND;
+
+// Waits until the element waits on the clock; checks that it waits for
+// `time`, that nothing left before, and moves the clock there.
+void CrankTo(Harnesses* h, GstTestClock* clock, GstClockTime time, guint out_before) {
+  GstClockID id = nullptr;
+  gst_test_clock_wait_for_next_pending_id(clock, &id);
+  const GstClockTime waits_for = gst_clock_id_get_time(id);
+  gst_clock_id_unref(id);
+  fail_unless_equals_uint64(waits_for, time);
+  fail_unless_equals_int(gst_harness_buffers_received(h->ref), out_before);
+  fail_unless(gst_test_clock_crank(clock));
+}
+
+void ExpectEnd(Harnesses* h, guint64 scored, guint64 late, guint64 dist_unpaired) {
+  s2c_test::EndBoth(h);
+  s2c_test::WaitForSummary(h);
+  const s2c::SummaryMessage& m = h->seen.summaries.back();
+  fail_unless_equals_uint64(m.scores.frames, scored);
+  fail_unless_equals_uint64(m.ref_late, late);
+  fail_unless_equals_uint64(m.ref_skipped, 0);
+  fail_unless_equals_uint64(m.dist_unpaired, dist_unpaired);
+  fail_unless(h->seen.errors.empty(), "error: %s",
+              h->seen.errors.empty() ? "" : h->seen.errors[0].c_str());
+}
 
 }  // namespace
 
@@ -71,8 +115,8 @@ const std::vector<std::string> kLatencyProps = {"latency=100000000"};
 // keeps real time, a third of the references leave unscored (ref-skipped)
 // and the rest are scored.
 GST_START_TEST(test_overload_keeps_real_time) {
-  SlowBackend slow("50", nullptr);
-  const RunResult r = RunPipeline(LiveTee(150), kLatencyProps);
+  SlowBackend slow(50, -1);
+  const RunResult r = RunPipeline(LiveTee(150), kLiveProps);
   ExpectRealTime(r, 150);
   const s2c::SummaryMessage& m = r.summaries.back();
   fail_unless(m.ref_skipped > 0 && m.scores.frames > 0);
@@ -81,11 +125,10 @@ GST_END_TEST;
 
 // 100 ms a pair for the first 10 pairs at 15 fps (a frame every 67 ms),
 // then the backend's own speed: scoring catches up, and the last three
-// seconds are all scored. (15 fps leaves room for the sanitizer build,
-// whose CPU backend needs about 35 ms for these pairs.)
+// seconds are all scored.
 GST_START_TEST(test_scoring_catches_up_when_load_falls) {
-  SlowBackend slow("100", "10");
-  const RunResult r = RunPipeline(LiveTee(90, 15), kLatencyProps);
+  SlowBackend slow(100, 10);
+  const RunResult r = RunPipeline(LiveTee(90, 15), kLiveProps);
   ExpectRealTime(r, 90, 15);
   fail_unless(r.summaries.back().ref_skipped > 0);
   for (size_t i = r.out.size() - 45; i < r.out.size(); ++i) {
@@ -96,8 +139,8 @@ GST_END_TEST;
 
 // The wait policy keeps its behaviour: every frame scored, the video waits.
 GST_START_TEST(test_overload_with_wait_policy_scores_every_frame) {
-  SlowBackend slow("100", nullptr);
-  const RunResult r = RunPipeline(LiveTee(15), {"live-policy=wait"});
+  SlowBackend slow(100, -1);
+  const RunResult r = RunPipeline(LiveTee(15), {"live-policy=wait", "cpu-threads=1"});
   fail_unless(r.errors.empty());
   fail_unless_equals_int(r.frames.size(), 15);
   fail_unless_equals_uint64(r.summaries.back().ref_skipped, 0);
@@ -106,54 +149,65 @@ GST_START_TEST(test_overload_with_wait_policy_scores_every_frame) {
 }
 GST_END_TEST;
 
-// A distorted feed that is linked but never sends anything (a valve that
-// drops everything): the reference leaves unscored at its deadline,
-// counted, and the stream ends with it.
-GST_START_TEST(test_distorted_feed_that_never_comes) {
-  const std::string caps = "video/x-raw,format=I420,width=64,height=64,framerate=30/1";
-  const RunResult r = RunPipeline(
-      "videotestsrc is-live=true num-buffers=90 ! " + caps +
-          " ! cmp.ref_sink videotestsrc is-live=true ! " + caps +
-          " ! valve drop=true ! cmp.dist_sink ssimulacra2cmp name=cmp ! "
-          "fakesink name=out sync=true",
-      kLatencyProps);
-  ExpectRealTime(r, 90);
-  fail_unless_equals_uint64(r.summaries.back().ref_late, 90);
+// A distorted feed that is linked but never sends anything: each reference
+// leaves unscored exactly at its deadline, not before, and is counted late.
+GST_START_TEST(test_reference_without_partner_leaves_at_its_deadline) {
+  Harnesses h = s2c_test::MakeHarnesses(kHarnessProps);
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  for (int i = 0; i < kFrames; ++i) {
+    const GstClockTime pts = i * kFrame;
+    fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(i, pts)), GST_FLOW_OK);
+    CrankTo(&h, clock, pts + kDeadline, i);
+    const s2c_test::OutBuffer out = s2c_test::PullOut(&h, 1)[0];
+    fail_unless_equals_uint64(out.pts, pts);
+    fail_unless(!out.has_meta, "frame %d left with a score", i);
+  }
+  ExpectEnd(&h, 0, kFrames, 0);
+  gst_object_unref(clock);
+  s2c_test::Teardown(&h);
 }
 GST_END_TEST;
 
-// Live sources, the distorted branch 100 ms late per frame: beyond the
-// deadline, so every reference frame goes out unscored and is counted.
-std::string LateLivePipeline() {
-  const std::string live = "videotestsrc is-live=true num-buffers=10 ! " + I420(25);
-  return live + " ! cmp.ref_sink " + live +
-         " ! identity sleep-time=100000 ! cmp.dist_sink ssimulacra2cmp name=cmp ! "
-         "fakesink name=out";
-}
-
+// Each distorted frame comes after its reference's deadline: every
+// reference leaves unscored at the deadline, counted late, and every
+// distorted frame, which finds no reference, is dropped and counted.
 GST_START_TEST(test_live_late_partner_passes_reference_unscored) {
-  const RunResult r = RunPipeline(LateLivePipeline());
-  fail_unless(r.errors.empty());
-  // Timing-dependent details (a loaded machine may let a pair through) are
-  // left out: every reference frame leaves, late ones are counted.
-  fail_unless_equals_int(r.out.size(), 10);
-  const s2c::SummaryMessage& m = r.summaries[0];
-  fail_unless(m.ref_late > 0);
-  fail_unless_equals_uint64(m.scores.frames + m.ref_late + m.ref_unpaired + m.ref_skipped, 10);
+  Harnesses h = s2c_test::MakeHarnesses(kHarnessProps);
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  for (int i = 0; i < kFrames; ++i) {
+    const GstClockTime pts = i * kFrame;
+    fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(i, pts)), GST_FLOW_OK);
+    CrankTo(&h, clock, pts + kDeadline, i);
+    const s2c_test::OutBuffer out = s2c_test::PullOut(&h, 1)[0];
+    fail_unless(!out.has_meta, "frame %d left with a score", i);
+    fail_unless_equals_int(gst_harness_push(h.dist, s2c_test::Frame(i, pts)), GST_FLOW_OK);
+  }
+  ExpectEnd(&h, 0, kFrames, kFrames);
+  gst_object_unref(clock);
+  s2c_test::Teardown(&h);
 }
 GST_END_TEST;
 
+// With live-policy=wait the same late partners are all scored: a reference
+// waits for its partner past its deadline.
 GST_START_TEST(test_live_wait_policy_scores_every_frame) {
-  // Two live sources stamp from the clock when each starts: half a frame of
-  // tolerance absorbs their start difference.
-  const RunResult r =
-      RunPipeline(LateLivePipeline(), {"live-policy=wait", "pairing-tolerance=20000000"});
-  fail_unless(r.errors.empty());
-  fail_unless_equals_int(r.frames.size(), 10);
-  fail_unless_equals_uint64(r.summaries[0].ref_late, 0);
+  Harnesses h = s2c_test::MakeHarnesses({"live-policy=wait", "max-in-flight=1",
+                                         "latency=100000000"});
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  for (int i = 0; i < kFrames; ++i) {
+    const GstClockTime pts = i * kFrame;
+    fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(i, pts)), GST_FLOW_OK);
+    gst_test_clock_set_time(clock, pts + kDeadline + 100 * GST_MSECOND);
+    fail_unless_equals_int(gst_harness_push(h.dist, s2c_test::Frame(i + 50, pts)), GST_FLOW_OK);
+    const s2c_test::OutBuffer out = s2c_test::PullOut(&h, 1)[0];
+    fail_unless_equals_uint64(out.pts, pts);
+    fail_unless(out.has_meta, "frame %d left unscored", i);
+  }
+  ExpectEnd(&h, kFrames, 0, 0);
+  gst_object_unref(clock);
+  s2c_test::Teardown(&h);
 }
 GST_END_TEST;
-
 
 static Suite* live_suite() {
   Suite* s = suite_create("ssimulacra2cmp-live");
@@ -163,10 +217,14 @@ static Suite* live_suite() {
   tcase_add_test(tc, test_overload_keeps_real_time);
   tcase_add_test(tc, test_scoring_catches_up_when_load_falls);
   tcase_add_test(tc, test_overload_with_wait_policy_scores_every_frame);
-  tcase_add_test(tc, test_distorted_feed_that_never_comes);
+  tcase_add_test(tc, test_reference_without_partner_leaves_at_its_deadline);
   tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   return s;
 }
 
-GST_CHECK_MAIN(live)
+int main(int argc, char** argv) {
+  gst_check_init(&argc, &argv);
+  s2c_test::RegisterStaticPlugin();
+  return gst_check_run_suite(live_suite(), "live", __FILE__);
+}

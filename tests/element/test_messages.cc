@@ -7,11 +7,11 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "check.h"
 #include "results_writer.h"
 #include "score_message.h"
 #include "score_meta.h"
@@ -19,17 +19,7 @@
 
 namespace {
 
-int failures = 0;
-
-#define CHECK(cond)                                               \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                 \
-    }                                                             \
-  } while (0)
-
-bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+using s2c::test::SameBits;
 
 void TestFrameRoundTrip() {
   s2c::FrameMessage f;
@@ -42,19 +32,19 @@ void TestFrameRoundTrip() {
   f.dist_timestamp = 240 * GST_MSECOND;
   f.segment = 2;
   GstStructure* s = f.ToStructure();
-  CHECK(s2c::GetMessageType(s) == s2c::MessageType::kFrame);
-  CHECK(gst_structure_has_name(s, "ssimulacra2cmp"));
-  CHECK(gst_structure_get_field_type(s, "score") == G_TYPE_DOUBLE);
-  CHECK(gst_structure_get_field_type(s, "frame-index") == G_TYPE_UINT64);
-  CHECK(gst_structure_get_field_type(s, "dist-timestamp") == G_TYPE_UINT64);
+  S2C_CHECK(s2c::GetMessageType(s) == s2c::MessageType::kFrame);
+  S2C_CHECK(gst_structure_has_name(s, "ssimulacra2cmp"));
+  S2C_CHECK(gst_structure_get_field_type(s, "score") == G_TYPE_DOUBLE);
+  S2C_CHECK(gst_structure_get_field_type(s, "frame-index") == G_TYPE_UINT64);
+  S2C_CHECK(gst_structure_get_field_type(s, "dist-timestamp") == G_TYPE_UINT64);
   s2c::FrameMessage back;
-  CHECK(s2c::FrameMessage::FromStructure(s, &back));
-  CHECK(SameBits(back.score, f.score));
-  CHECK(back.frame_index == 7 && back.segment == 2 && back.timestamp == f.timestamp &&
+  S2C_CHECK(s2c::FrameMessage::FromStructure(s, &back));
+  S2C_CHECK_SAME(back.score, f.score);
+  S2C_CHECK(back.frame_index == 7 && back.segment == 2 && back.timestamp == f.timestamp &&
         back.stream_time == f.stream_time && back.running_time == f.running_time &&
         back.duration == f.duration && back.dist_timestamp == f.dist_timestamp);
   s2c::SummaryMessage wrong;
-  CHECK(!s2c::SummaryMessage::FromStructure(s, &wrong));
+  S2C_CHECK(!s2c::SummaryMessage::FromStructure(s, &wrong));
   gst_structure_free(s);
 }
 
@@ -73,20 +63,20 @@ void TestSummaryAndThresholdRoundTrip() {
   m.segment = 9;
   GstStructure* s = m.ToStructure();
   s2c::SummaryMessage back;
-  CHECK(s2c::SummaryMessage::FromStructure(s, &back));
-  CHECK(back.segment == 9);
-  CHECK(back.reason == "eos" && back.scores.frames == 4 && back.ref_unpaired == 3 &&
+  S2C_CHECK(s2c::SummaryMessage::FromStructure(s, &back));
+  S2C_CHECK(back.segment == 9);
+  S2C_CHECK(back.reason == "eos" && back.scores.frames == 4 && back.ref_unpaired == 3 &&
         back.dist_unpaired == 4 && back.ref_late == 5 && back.results_lost == 6 &&
         back.ref_skipped == 7 && back.ref_gaps == 8);
-  CHECK(SameBits(back.scores.mean, 85.0) && SameBits(back.scores.min, 70.0) &&
+  S2C_CHECK(SameBits(back.scores.mean, 85.0) && SameBits(back.scores.min, 70.0) &&
         SameBits(back.scores.max, 100.0) && SameBits(back.scores.p5, 70.0));
   // Nearest rank on 70, 80, 90, 100: p25 the 1st, the median the 2nd, p75
   // the 3rd, p95 the 4th smallest.
-  CHECK(SameBits(back.scores.p1, 70.0) && SameBits(back.scores.p10, 70.0) &&
+  S2C_CHECK(SameBits(back.scores.p1, 70.0) && SameBits(back.scores.p10, 70.0) &&
         SameBits(back.scores.p25, 70.0) && SameBits(back.scores.median, 80.0) &&
         SameBits(back.scores.p75, 90.0) && SameBits(back.scores.p95, 100.0));
-  CHECK(SameBits(back.scores.harmonic_mean, m.scores.harmonic_mean));
-  CHECK(SameBits(back.scores.stddev, std::sqrt(125.0)));
+  S2C_CHECK_SAME(back.scores.harmonic_mean, m.scores.harmonic_mean);
+  S2C_CHECK_SAME(back.scores.stddev, std::sqrt(125.0));
   gst_structure_free(s);
 
   s2c::ThresholdMessage t;
@@ -95,10 +85,10 @@ void TestSummaryAndThresholdRoundTrip() {
   t.threshold = 60.0;
   t.frame_index = 9;
   s = t.ToStructure();
-  CHECK(s2c::GetMessageType(s) == s2c::MessageType::kThresholdCleared);
+  S2C_CHECK(s2c::GetMessageType(s) == s2c::MessageType::kThresholdCleared);
   s2c::ThresholdMessage tb;
-  CHECK(s2c::ThresholdMessage::FromStructure(s, &tb));
-  CHECK(tb.cleared && SameBits(tb.score, 61.5) && tb.frame_index == 9);
+  S2C_CHECK(s2c::ThresholdMessage::FromStructure(s, &tb));
+  S2C_CHECK(tb.cleared && SameBits(tb.score, 61.5) && tb.frame_index == 9);
   gst_structure_free(s);
 }
 
@@ -106,20 +96,20 @@ void TestStatsEdgeCases() {
   s2c::ScoreStats stats;
   // Nothing scored: no statistic is a number (0 would read as a score).
   const s2c::ScoreSummary none = stats.Summarize();
-  CHECK(none.frames == 0 && none.percentile_frames == 0);
+  S2C_CHECK(none.frames == 0 && none.percentile_frames == 0);
   for (double v : {none.mean, none.min, none.max, none.harmonic_mean, none.p1, none.p5,
                    none.p10, none.p25, none.median, none.p75, none.p95, none.stddev}) {
-    CHECK(std::isnan(v));
+    S2C_CHECK(std::isnan(v));
   }
   stats.Add(50.0);
   stats.Add(-3.0);
   const s2c::ScoreSummary s = stats.Summarize();
   // libvmaf's harmonic mean, n / sum(1 / (s + 1)) - 1, for any scores.
-  CHECK(SameBits(s.harmonic_mean, 2.0 / (1.0 / 51.0 + 1.0 / -2.0) - 1.0));
-  CHECK(s.min == -3.0 && s.p5 == -3.0);
+  S2C_CHECK_SAME(s.harmonic_mean, 2.0 / (1.0 / 51.0 + 1.0 / -2.0) - 1.0);
+  S2C_CHECK(s.min == -3.0 && s.p5 == -3.0);
   s2c::ScoreStats three;
   for (double v : {80.0, 90.0, 100.0}) three.Add(v);
-  CHECK(SameBits(three.Summarize().harmonic_mean,
+  S2C_CHECK(SameBits(three.Summarize().harmonic_mean,
                  3.0 / (1.0 / 81.0 + 1.0 / 91.0 + 1.0 / 101.0) - 1.0));
   // Nearest rank, the ceil(Q / 100 * n)-th smallest: with 40 scores p1 is
   // the 1st, p5 the 2nd, p10 the 4th, p25 the 10th, the median the 20th,
@@ -127,13 +117,13 @@ void TestStatsEdgeCases() {
   s2c::ScoreStats forty;
   for (int i = 40; i >= 1; --i) forty.Add(i);
   const s2c::ScoreSummary f = forty.Summarize();
-  CHECK(f.p1 == 1.0 && f.p5 == 2.0 && f.p10 == 4.0 && f.p25 == 10.0 && f.median == 20.0 &&
+  S2C_CHECK(f.p1 == 1.0 && f.p5 == 2.0 && f.p10 == 4.0 && f.p25 == 10.0 && f.median == 20.0 &&
         f.p75 == 30.0 && f.p95 == 38.0);
   // 100 scores 0.5, 1.5, ..., 99.5: pQ is the Q-th smallest.
   s2c::ScoreStats hundred;
   for (int i = 0; i < 100; ++i) hundred.Add(i + 0.5);
   const s2c::ScoreSummary h = hundred.Summarize();
-  CHECK(h.p1 == 0.5 && h.p5 == 4.5 && h.p25 == 24.5 && h.median == 49.5 && h.p95 == 94.5);
+  S2C_CHECK(h.p1 == 0.5 && h.p5 == 4.5 && h.p25 == 24.5 && h.median == 49.5 && h.p95 == 94.5);
   // The percentiles cover the last `window` scores, everything else all of
   // them, in memory bounded by the window: 100,000 scores 0, 1, 2, ...
   // through a window of 1000.
@@ -143,47 +133,47 @@ void TestStatsEdgeCases() {
     windowed.Add(i);
     whole.Add(i);
   }
-  CHECK(windowed.held() == 1000 && windowed.count() == 100000);
+  S2C_CHECK(windowed.held() == 1000 && windowed.count() == 100000);
   const s2c::ScoreSummary w = windowed.Summarize();
   const s2c::ScoreSummary a = whole.Summarize();
-  CHECK(w.frames == 100000 && w.percentile_frames == 1000 && a.percentile_frames == 100000);
-  CHECK(SameBits(w.mean, a.mean) && w.min == 0.0 && w.max == 99999.0 &&
+  S2C_CHECK(w.frames == 100000 && w.percentile_frames == 1000 && a.percentile_frames == 100000);
+  S2C_CHECK(SameBits(w.mean, a.mean) && w.min == 0.0 && w.max == 99999.0 &&
         SameBits(w.harmonic_mean, a.harmonic_mean) && SameBits(w.stddev, a.stddev));
   // The last 1000 are 99000 .. 99999: p1 the 10th smallest, the median the
   // 500th, p95 the 950th.
-  CHECK(w.p1 == 99009.0 && w.median == 99499.0 && w.p95 == 99949.0);
-  CHECK(a.p1 == 999.0 && a.median == 49999.0);
+  S2C_CHECK(w.p1 == 99009.0 && w.median == 99499.0 && w.p95 == 99949.0);
+  S2C_CHECK(a.p1 == 999.0 && a.median == 49999.0);
   // Population standard deviation of 0 .. n-1: sqrt((n^2 - 1) / 12).
-  CHECK(std::fabs(a.stddev - std::sqrt((1e10 - 1.0) / 12.0)) < 1e-6);
+  S2C_CHECK(std::fabs(a.stddev - std::sqrt((1e10 - 1.0) / 12.0)) < 1e-6);
   windowed.Reset();
-  CHECK(windowed.count() == 0 && windowed.held() == 0 && windowed.Summarize().frames == 0);
+  S2C_CHECK(windowed.count() == 0 && windowed.held() == 0 && windowed.Summarize().frames == 0);
   // One score: every percentile is it.
   s2c::ScoreStats one;
   one.Add(42.0);
   const s2c::ScoreSummary o = one.Summarize();
-  CHECK(o.p1 == 42.0 && o.median == 42.0 && o.p95 == 42.0);
+  S2C_CHECK(o.p1 == 42.0 && o.median == 42.0 && o.p95 == 42.0);
 }
 
 void TestMetaAndCopy() {
   s2c::RegisterScoreMeta();
   GstBuffer* buffer = gst_buffer_new_allocate(nullptr, 16, nullptr);
   s2c::ScoreMeta m;
-  CHECK(!s2c::GetScoreMeta(buffer, &m));
+  S2C_CHECK(!s2c::GetScoreMeta(buffer, &m));
   m.score = 62.225034210000001;
   m.frame_index = 3;
   m.dist_timestamp = 120 * GST_MSECOND;
   s2c::AddScoreMeta(buffer, m);
   GstBuffer* copy = gst_buffer_copy_deep(buffer);
   s2c::ScoreMeta back;
-  CHECK(s2c::GetScoreMeta(copy, &back));
-  CHECK(SameBits(back.score, m.score) && back.frame_index == 3 &&
+  S2C_CHECK(s2c::GetScoreMeta(copy, &back));
+  S2C_CHECK(SameBits(back.score, m.score) && back.frame_index == 3 &&
         back.dist_timestamp == m.dist_timestamp);
   // Readable without our header: the structure of the custom meta.
   GstCustomMeta* custom = gst_buffer_get_custom_meta(copy, "Ssimulacra2CmpMeta");
-  CHECK(custom != nullptr);
+  S2C_CHECK(custom != nullptr);
   double score = 0;
-  CHECK(custom && gst_structure_get_double(gst_custom_meta_get_structure(custom), "score", &score));
-  CHECK(SameBits(score, m.score));
+  S2C_CHECK(custom && gst_structure_get_double(gst_custom_meta_get_structure(custom), "score", &score));
+  S2C_CHECK_SAME(score, m.score);
   gst_buffer_unref(copy);
   gst_buffer_unref(buffer);
 }
@@ -255,14 +245,14 @@ void TestResultsWriter() {
   for (const auto& k : kCases) {
     const std::string path = std::string(dir) + "/" + k.name;
     s2c::ResultsWriter w;
-    CHECK(w.Open(path, k.format, "test 1") == s2c::ResultsFile::OpenResult::kOk);
-    CHECK(w.WriteHeader());
-    CHECK(w.Write(f));
-    CHECK(ReadFile(path) == k.after_frame);
-    CHECK(w.Finish(m, 25.5));
-    CHECK(!w.Write(f));  // nothing after the summary
+    S2C_CHECK(w.Open(path, k.format, "test 1") == s2c::ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.WriteHeader());
+    S2C_CHECK(w.Write(f));
+    S2C_CHECK(ReadFile(path) == k.after_frame);
+    S2C_CHECK(w.Finish(m, 25.5));
+    S2C_CHECK(!w.Write(f));  // nothing after the summary
     w.Close();
-    CHECK(ReadFile(path) == k.after_frame + k.finished);
+    S2C_CHECK(ReadFile(path) == k.after_frame + k.finished);
     g_remove(path.c_str());
   }
   // A json file closed without a summary (an error before EOS) still parses:
@@ -270,13 +260,13 @@ void TestResultsWriter() {
   const std::string path = std::string(dir) + "/unfinished.json";
   {
     s2c::ResultsWriter w;
-    CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1") == s2c::ResultsFile::OpenResult::kOk);
-    CHECK(w.Write(f));
+    S2C_CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1") == s2c::ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Write(f));
   }
-  CHECK(ReadFile(path) == kCases[1].after_frame + "]}\n");
+  S2C_CHECK(ReadFile(path) == kCases[1].after_frame + "]}\n");
   g_remove(path.c_str());
   // %.17g gives the double back.
-  CHECK(SameBits(g_ascii_strtod(v.c_str(), nullptr), f.score));
+  S2C_CHECK(SameBits(g_ascii_strtod(v.c_str(), nullptr), f.score));
   g_rmdir(dir);
   g_free(dir);
 }
@@ -292,20 +282,20 @@ void TestSsimRoundTrip() {
   f.ssim.plane[1] = 0.98355279452784417;
   f.ssim.plane[2] = 0.98292446734910843;
   GstStructure* s = f.ToStructure();
-  CHECK(!gst_structure_has_field(s, "score"));
+  S2C_CHECK(!gst_structure_has_field(s, "score"));
   for (const char* field : {"ssim", "ssim-db", "ssim-y", "ssim-cb", "ssim-cr"}) {
-    CHECK(gst_structure_get_field_type(s, field) == G_TYPE_DOUBLE);
+    S2C_CHECK(gst_structure_get_field_type(s, field) == G_TYPE_DOUBLE);
   }
   s2c::FrameMessage back;
-  CHECK(s2c::FrameMessage::FromStructure(s, &back));
-  CHECK(back.metrics == s2c::kMetricSsim && SameBits(back.ssim.combined, f.ssim.combined) &&
+  S2C_CHECK(s2c::FrameMessage::FromStructure(s, &back));
+  S2C_CHECK(back.metrics == s2c::kMetricSsim && SameBits(back.ssim.combined, f.ssim.combined) &&
         SameBits(back.ssim.combined_db, f.ssim.combined_db) &&
         SameBits(back.ssim.plane[2], f.ssim.plane[2]));
   gst_structure_free(s);
   f.metrics = s2c::kAllMetrics;
   f.score = 81.74290736;
   s = f.ToStructure();
-  CHECK(s2c::FrameMessage::FromStructure(s, &back) && back.metrics == s2c::kAllMetrics &&
+  S2C_CHECK(s2c::FrameMessage::FromStructure(s, &back) && back.metrics == s2c::kAllMetrics &&
         SameBits(back.score, f.score) && SameBits(back.ssim.plane[0], f.ssim.plane[0]));
   gst_structure_free(s);
 
@@ -317,10 +307,10 @@ void TestSsimRoundTrip() {
   m.metrics = s2c::kMetricSsim;
   m.ssim = stats.Summarize();
   s = m.ToStructure();
-  CHECK(!gst_structure_has_field(s, "mean") && gst_structure_has_field(s, "ssim-mean"));
+  S2C_CHECK(!gst_structure_has_field(s, "mean") && gst_structure_has_field(s, "ssim-mean"));
   s2c::SummaryMessage sb;
-  CHECK(s2c::SummaryMessage::FromStructure(s, &sb));
-  CHECK(sb.metrics == s2c::kMetricSsim && sb.frames_scored() == 2 && sb.ssim.frames == 2 &&
+  S2C_CHECK(s2c::SummaryMessage::FromStructure(s, &sb));
+  S2C_CHECK(sb.metrics == s2c::kMetricSsim && sb.frames_scored() == 2 && sb.ssim.frames == 2 &&
         SameBits(sb.ssim.mean, 0.75) && SameBits(sb.ssim.median, 0.5));
   gst_structure_free(s);
 
@@ -331,7 +321,7 @@ void TestSsimRoundTrip() {
   meta.ssim_db = INFINITY;
   s2c::AddScoreMeta(buffer, meta);
   s2c::ScoreMeta got;
-  CHECK(s2c::GetScoreMeta(buffer, &got) && got.metrics == s2c::kMetricSsim && got.ssim == 1.0 &&
+  S2C_CHECK(s2c::GetScoreMeta(buffer, &got) && got.metrics == s2c::kMetricSsim && got.ssim == 1.0 &&
         std::isinf(got.ssim_db));
   gst_buffer_unref(buffer);
 }
@@ -380,13 +370,13 @@ void TestResultsWriterSsim() {
   for (const auto& k : kCases) {
     const std::string path = std::string(dir) + "/" + k.name;
     s2c::ResultsWriter w;
-    CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics) == s2c::ResultsFile::OpenResult::kOk);
-    CHECK(w.Write(f));
-    CHECK(w.Finish(m, 1.0));
+    S2C_CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics) == s2c::ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Write(f));
+    S2C_CHECK(w.Finish(m, 1.0));
     w.Close();
     const std::string text = ReadFile(path);
-    CHECK(text.find(k.frame) != std::string::npos);
-    CHECK(text.find(k.pooled) != std::string::npos);
+    S2C_CHECK(text.find(k.frame) != std::string::npos);
+    S2C_CHECK(text.find(k.pooled) != std::string::npos);
     g_remove(path.c_str());
   }
   g_rmdir(dir);
@@ -404,6 +394,5 @@ int main(int argc, char** argv) {
   TestResultsWriter();
   TestSsimRoundTrip();
   TestResultsWriterSsim();
-  if (failures == 0) std::printf("messages, meta, stats, results: all pass\n");
-  return failures == 0 ? 0 : 1;
+  return s2c::test::Finish();
 }

@@ -6,18 +6,19 @@
 
 // The C++ headers come first: gstcheck.h defines a macro named fail, which
 // std::basic_ios has as a member.
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include <gst/check/gstcheck.h>
+
+#include "check.h"
 
 namespace s2c_test {
 
 constexpr int kWidth = 64;
 constexpr int kHeight = 48;
 
-inline bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
+using s2c::test::SameBits;
 
 inline void AssertBits(double got, double want) {
   fail_unless(SameBits(got, want), "score %.17g, expected %.17g", got, want);

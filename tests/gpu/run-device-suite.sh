@@ -6,13 +6,15 @@
 #
 #   tests/gpu/run-device-suite.sh [build-dir] [testdata-dir]
 #
+# The test data are tests/data of this tree unless testdata-dir names
+# another copy.
 # Prints one "ok"/"FAIL" line per step (each step at most 300 s; full logs in
 # /tmp/s2c-step-NAME.log) and exits non-zero if any failed.
 # A GStreamer runtime from ../shared/device/gst-bundle.sh is used when
 # .gstbundle/env.sh exists (machines without GStreamer).
 set -uo pipefail
 build=$(realpath "${1:-build}")
-export S2C_TESTDATA=$(realpath "${2:-../shared/testdata}")
+export S2C_TESTDATA=$(realpath "${2:-tests/data}")
 [ -f .gstbundle/env.sh ] && source .gstbundle/env.sh
 export GST_PLUGIN_PATH=$build/gst GST_REGISTRY=/tmp/s2c-registry-$$.bin
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -49,6 +51,8 @@ step racecheck_ssim "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tes
 step element_cuda env CK_FORK=no S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
 step element_canonical_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_canonical"
 step element_ssim_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_ssim_element"
+# Applies here: a skip (exit 77) fails the step.
+step element_cuda_memory "$build/tests/element/test_machine_specific" cuda-memory
 step bench_element_1080p "$build/tests/bench/bench_element" 1920 1080 600 cuda 6
 step bench_element_4k "$build/tests/bench/bench_element" 3840 2160 300 cuda 6
 step bench_cuda "$build/tests/bench/bench_cuda" 30 0.25

@@ -14,12 +14,9 @@
 int main() {
   std::unique_ptr<s2c::Backend> gpu;
   const s2c::Status made = s2c::MakeCudaBackend(-1, 2, s2c::DeviceFp64::kAuto, &gpu);
-  if (made.code() == s2c::StatusCode::kNoDevice) {
-    std::printf("skipped: no CUDA device (%s)\n", made.message().c_str());
-    return 77;
-  }
+  if (made.code() == s2c::StatusCode::kNoDevice) return s2c::test::Skip(made.message().c_str());
   S2C_CHECK(made.ok(), "MakeCudaBackend: %s", made.message().c_str());
-  if (!made.ok()) return s2c::test::GlobalTally().Finish();
+  if (!made.ok()) return s2c::test::Finish();
   const int w = 64, h = 48;
   S2C_CHECK(gpu->Configure(w, h).ok(), "Configure");
 
@@ -61,5 +58,5 @@ int main() {
     std::printf("next pair refused at Submit: %s\n", again.message().c_str());
   }
   S2C_CHECK(result.score == kUntouched, "a score was written: %.17g", result.score);
-  return s2c::test::GlobalTally().Finish();
+  return s2c::test::Finish();
 }

@@ -29,6 +29,7 @@
 #include "generated_frames.h"
 #include "image_io.h"
 #include "placed_frame.h"
+#include "png_reader.h"
 
 namespace {
 
@@ -82,23 +83,22 @@ class Comparer : public s2c::PlaneObserver {
                const s2c::PlaneView& p) override {
     ++seen;
     const auto it = cpu_.planes.find(passes_.Key(stage, scale, image, channel));
-    S2C_CHECK(it != cpu_.planes.end(), "%s: unexpected plane", what_.c_str());
-    if (it == cpu_.planes.end()) return;
+    if (!S2C_CHECK(it != cpu_.planes.end(), "%s: unexpected plane", what_.c_str())) return;
     const std::vector<float>& ref = it->second;
-    for (int y = 0; y < p.height; ++y) {
-      for (int x = 0; x < p.width; ++x) {
-        const float a = ref[static_cast<size_t>(y) * p.width + x], b = p.Row(y)[x];
-        if (s2c::test::Bits(a) != s2c::test::Bits(b)) {
-          S2C_CHECK(false,
-                    "%s: plane stage %d scale %d image %d channel %d differs at "
-                    "(%d, %d): cpu %.9g gpu %.9g",
-                    what_.c_str(), static_cast<int>(stage), scale, image, channel,
-                    x, y, a, b);
-          return;
-        }
+    // The first pixel that differs, if any.
+    int x = 0, y = 0;
+    for (y = 0; y < p.height; ++y) {
+      for (x = 0; x < p.width; ++x) {
+        if (!s2c::test::SameBits(ref[static_cast<size_t>(y) * p.width + x], p.Row(y)[x])) break;
       }
+      if (x < p.width) break;
     }
-    ++s2c::test::GlobalTally().passed;
+    S2C_CHECK(y == p.height,
+              "%s: plane stage %d scale %d image %d channel %d differs at (%d, %d): cpu %.9g "
+              "gpu %.9g",
+              what_.c_str(), static_cast<int>(stage), scale, image, channel, x, y,
+              y < p.height ? ref[static_cast<size_t>(y) * p.width + x] : 0.0f,
+              y < p.height ? p.Row(y)[x] : 0.0f);
   }
   int seen = 0;
 
@@ -123,7 +123,7 @@ void CheckSameResult(const s2c::Result& cpu, const s2c::Result& gpu,
     }
   }
   S2C_CHECK(differing == 0, "%s: %d of %d sub-scores differ", what.c_str(), differing, n);
-  S2C_CHECK_SAME_DOUBLE(cpu.score, gpu.score, (what + ": score").c_str());
+  S2C_CHECK_SAME(gpu.score, cpu.score, "%s: score", what.c_str());
 }
 
 struct Env {
@@ -400,25 +400,20 @@ void CheckDriverContext(Env& env) {
 
 void CheckCanonical(Env& env) {
   const std::string dir = s2c::test::TestdataDir();
-  if (dir.empty()) {
-    std::printf("skipped canonical images: no test data (set S2C_TESTDATA)\n");
-    return;
-  }
   struct Case { const char* dist; const char* score; };
-  const Case cases[] = {{"flower_small_q30.ppm", "62.22503421"},
-                        {"flower_small_q70.ppm", "81.74290736"},
-                        {"flower_small_q90.ppm", "90.00349983"},
-                        {"flower_small.ppm", "100.00000000"}};
+  const Case cases[] = {{"flower_small_q30.png", "62.22503421"},
+                        {"flower_small_q70.png", "81.74290736"},
+                        {"flower_small_q90.png", "90.00349983"},
+                        {"flower_small.png", "100.00000000"}};
   s2c::test::HostImage ref;
   std::string error;
-  if (!s2c::test::ReadPpm(dir + "/flower_small.ppm", &ref, &error)) {
-    S2C_CHECK(false, "%s", error.c_str());
+  if (!S2C_CHECK(s2c::test::ReadPng(dir + "/flower_small.png", &ref, &error), "%s",
+                 error.c_str())) {
     return;
   }
   for (const Case& c : cases) {
     s2c::test::HostImage dist;
-    if (!s2c::test::ReadPpm(dir + "/" + c.dist, &dist, &error)) {
-      S2C_CHECK(false, "%s", error.c_str());
+    if (!S2C_CHECK(s2c::test::ReadPng(dir + "/" + c.dist, &dist, &error), "%s", error.c_str())) {
       continue;
     }
     S2C_CHECK(env.gpu->Configure(ref.desc.width, ref.desc.height).ok(), "configure");
@@ -442,12 +437,9 @@ int main(int argc, char** argv) {
   options.max_in_flight = 3;
   options.device_fp64 = s2c::test::DeviceFp64FromEnv();
   const s2c::Status st = s2c::MakeCudaBackend(options, &env.gpu);
-  if (st.code() == s2c::StatusCode::kNoDevice) {
-    std::printf("skipped: no CUDA device (%s)\n", st.message().c_str());
-    return 77;
-  }
+  if (st.code() == s2c::StatusCode::kNoDevice) return s2c::test::Skip(st.message().c_str());
   S2C_CHECK(st.ok(), "MakeCudaBackend: %s", st.message().c_str());
-  if (!st.ok()) return s2c::test::GlobalTally().Finish();
+  if (!st.ok()) return s2c::test::Finish();
   std::printf("f64 path: %s (device-fp64=%s)\n", s2c::DeviceFp64Name(env.gpu->F64PathInUse()),
               s2c::DeviceFp64Name(options.device_fp64));
   S2C_CHECK(options.device_fp64 == s2c::DeviceFp64::kAuto ||
@@ -474,5 +466,5 @@ int main(int argc, char** argv) {
     CheckIdentical(calls);
     S2C_CHECK(!calls.gpu->GraphsInUse(), "use_graphs off, yet graphs in use");
   }
-  return s2c::test::GlobalTally().Finish();
+  return s2c::test::Finish();
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SSIM on the GPU returns the CPU reference's bits (src/cpu/ssim_reference.h):
 // every plane value, the combined score and the dB, on the reference pairs
-// of ../shared/testdata/ssim and on a seeded sweep of sizes (8x8 to
+// of tests/data/ssim and on a seeded sweep of sizes (8x8 to
 // 1921x1081, and 4K), formats (planar and semi-planar, 4:2:0, 4:2:2,
 // 4:4:4, 8 to 16 bits), pixel aspects and noise levels, including frames so
 // different that many terms are negative, and identical frames (1 and
@@ -60,11 +60,11 @@ s2c::Status GpuSsim(const FrameView& ref, const FrameView& dist, s2c::CudaSsim* 
 void ExpectSame(const SsimResult& gpu, const SsimResult& cpu, const std::string& what) {
   const char* names[3] = {"Y'", "Cb", "Cr"};
   for (int k = 0; k < 3; ++k) {
-    S2C_CHECK_SAME_DOUBLE(gpu.plane[k], cpu.plane[k], (what + ", " + names[k]).c_str());
-    S2C_CHECK_SAME_DOUBLE(gpu.plane_db[k], cpu.plane_db[k], (what + ", dB " + names[k]).c_str());
+    S2C_CHECK_SAME(gpu.plane[k], cpu.plane[k], "%s, %s", what.c_str(), names[k]);
+    S2C_CHECK_SAME(gpu.plane_db[k], cpu.plane_db[k], "%s, dB %s", what.c_str(), names[k]);
   }
-  S2C_CHECK_SAME_DOUBLE(gpu.combined, cpu.combined, (what + ", combined").c_str());
-  S2C_CHECK_SAME_DOUBLE(gpu.combined_db, cpu.combined_db, (what + ", dB").c_str());
+  S2C_CHECK_SAME(gpu.combined, cpu.combined, "%s, combined", what.c_str());
+  S2C_CHECK_SAME(gpu.combined_db, cpu.combined_db, "%s, dB", what.c_str());
 }
 
 // One pair on both paths, device copies made here.
@@ -93,10 +93,8 @@ void ComparePair(const FrameView& ref, const FrameView& dist, s2c::CudaSsim* ssi
 
 void TestReferencePairs(s2c::CudaSsim* ssim, double* d_sums) {
   const std::vector<s2c::test::SsimExpected> rows = s2c::test::ReadSsimTable();
-  if (rows.empty()) {
-    std::printf("reference pairs: skipped (../shared/testdata/ssim not found)\n");
-    return;
-  }
+  S2C_CHECK(rows.size() == s2c::test::kSsimPairs, "the README's table has %zu pairs, want %zu",
+            rows.size(), s2c::test::kSsimPairs);
   for (const s2c::test::SsimExpected& e : rows) {
     s2c::test::Y4mFrame ref, dist;
     std::string error;
@@ -158,8 +156,7 @@ void TestSweep(bool quick, s2c::CudaSsim* ssim, double* d_sums) {
 int main(int argc, char** argv) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("skipped: no CUDA device\n");
-    return 77;
+    return s2c::test::Skip("no CUDA device");
   }
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   int major = 0, minor = 0;
@@ -171,9 +168,12 @@ int main(int argc, char** argv) {
   std::printf("f64 path: %s\n", s2c::DeviceFp64Name(path));
   s2c::CudaSsim ssim;
   double* d_sums = nullptr;
-  if (cudaMalloc(reinterpret_cast<void**>(&d_sums), 3 * sizeof(double)) != cudaSuccess) return 1;
+  if (!S2C_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_sums), 3 * sizeof(double)) == cudaSuccess,
+                 "cudaMalloc of the sums")) {
+    return s2c::test::Finish();
+  }
   TestReferencePairs(&ssim, d_sums);
   TestSweep(quick, &ssim, d_sums);
   cudaFree(d_sums);
-  return s2c::test::GlobalTally().Finish();
+  return s2c::test::Finish();
 }

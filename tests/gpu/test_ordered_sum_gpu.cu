@@ -9,13 +9,13 @@
 // compute-sanitizer runs).
 #include <cuda_runtime.h>
 
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <vector>
 
+#include "check.h"
 #include "cuda_check.h"
 #include "ordered_sum.cuh"
 #include "ordered_sum_fixtures.h"
@@ -23,20 +23,6 @@
 
 namespace s2c {
 namespace {
-
-using test::ToBits;
-
-int g_failures = 0;
-
-void Expect(const char* what, double got, double want) {
-  if (ToBits(got) != ToBits(want)) {
-    if (++g_failures <= 30) {
-      std::fprintf(stderr,
-                   "FAIL %s: got %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",
-                   what, got, ToBits(got), want, ToBits(want));
-    }
-  }
-}
 
 // Three sums of three arrays in one launch, under the rule a functor chooses
 // (SumRule): NonNegativeTerms, or ClampedTerms with kClamped, or
@@ -82,11 +68,10 @@ int CheckArraySums(const std::vector<test::TermKind>& kinds, const std::vector<s
       double got[2];
       CHECK_CUDA(cudaDeviceSynchronize());
       CHECK_CUDA(cudaMemcpy(got, d_out, sizeof got, cudaMemcpyDeviceToHost));
-      char what[128];
-      std::snprintf(what, sizeof what, "%s == loop (%s, n=%zu)", label, test::TermKindName(kind),
-                    n);
-      Expect(what, got[0], test::LoopSum(x.data(), n));
-      Expect(what, got[1], test::LoopSum(y.data(), n));
+      for (int i = 0; i < 2; ++i) {
+        S2C_CHECK_SAME(got[i], test::LoopSum((i ? y : x).data(), n), "%s == loop (%s, n=%zu)",
+                       label, test::TermKindName(kind), n);
+      }
       cases += 2;
     }
   }
@@ -109,11 +94,11 @@ int CheckThreeAtOnce(const test::TermKind (&kinds)[3], const std::vector<size_t>
     double got[3];
     CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
     CHECK_CUDA(cudaStreamSynchronize(stream));
-    char what[96];
-    std::snprintf(what, sizeof what, "%s == loops (n=%zu)", label, n);
-    Expect(what, got[0], test::LoopSum(a.data(), n));
-    Expect(what, got[1], test::LoopSum(b.data(), n));
-    Expect(what, got[2], test::LoopSum(c.data(), n));
+    const std::vector<double>* terms[3] = {&a, &b, &c};
+    for (int i = 0; i < 3; ++i) {
+      S2C_CHECK_SAME(got[i], test::LoopSum(terms[i]->data(), n), "%s == loops (sum %d, n=%zu)",
+                     label, i, n);
+    }
     cases += 3;
   }
   return cases;
@@ -209,10 +194,8 @@ void TestGivenAdvice(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
         double got;
         CHECK_CUDA(cudaMemcpyAsync(&got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
         CHECK_CUDA(cudaStreamSynchronize(stream));
-        char what[128];
-        std::snprintf(what, sizeof what, "sum with %s advice == loop (%s, n=%zu)",
-                      AdviceName(advice), test::TermKindName(kind), n);
-        Expect(what, got, test::LoopSum(x.data(), n));
+        S2C_CHECK_SAME(got, test::LoopSum(x.data(), n), "sum with %s advice == loop (%s, n=%zu)",
+                       AdviceName(advice), test::TermKindName(kind), n);
         ++cases;
       }
     }
@@ -227,8 +210,7 @@ int main(int argc, char** argv) {
   using namespace s2c;
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("skipped: no CUDA device\n");
-    return 77;
+    return test::Skip("no CUDA device");
   }
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
   std::vector<size_t> lengths(std::begin(test::kFixtureLengths), std::end(test::kFixtureLengths));
@@ -255,10 +237,5 @@ int main(int argc, char** argv) {
     cudaStreamDestroy(streams[i]);
   }
   cudaFree(d_out);
-  if (g_failures) {
-    std::fprintf(stderr, "%d failures\n", g_failures);
-    return 1;
-  }
-  std::printf("ok\n");
-  return 0;
+  return test::Finish();
 }

@@ -9,14 +9,15 @@
 #define S2C_TESTS_ORDERED_SUM_MODEL_H_
 
 #include <algorithm>
-#include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <random>
-#include <cstdio>
 #include <iterator>
 #include <vector>
 
+// The harness by a path relative to this file: ordered_sum_mutations.sh
+// compiles the ordered-sum tests with -I of this directory only.
+#include "../common/check.h"
 #include "ordered_sum_fixtures.h"
 #include "steps/ordered_sum.h"
 
@@ -186,31 +187,6 @@ double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_t
   return FromBits(s);
 }
 
-// ---- Reporting -------------------------------------------------------------
-
-// A failed check: counted, and the first 20 printed on stderr with the bits
-// of what came and what was wanted (ordered_sum_mutations.sh counts the
-// lines that start with FAIL).
-inline int& FailureCount() {
-  static int count = 0;
-  return count;
-}
-inline void Fail(const char* what, const char* detail, double got, double want) {
-  if (++FailureCount() <= 20) {
-    std::fprintf(stderr, "FAIL %s (%s): got %.17g (0x%016" PRIx64 "), want %.17g (0x%016" PRIx64 ")\n",
-                 what, detail, got, ToBits(got), want, ToBits(want));
-  }
-}
-// The test's exit status: 1 after any failure, else 0 with "ok".
-inline int FinishChecks() {
-  if (FailureCount()) {
-    std::fprintf(stderr, "%d failures\n", FailureCount());
-    return 1;
-  }
-  std::printf("ok\n");
-  return 0;
-}
-
 // ---- Draws for the rule tests --------------------------------------------
 
 // A term near the sum's last place; odd draws are forced to an exact tie.
@@ -266,12 +242,13 @@ inline double DrawRunTerm(std::mt19937_64& rng, double s) {
 
 // The model against the loop, bits equal, on `kinds` of fixtures at every
 // fixture length and one longer than a tile of runs, under every kind of
-// plan (the long one planned well only: wrong plans on it only cost time).
-// fail(detail, got, want) is called for each mismatch. Returns the number of
-// sums checked; *tbt_chunks and *chunks count the chunks the walk had to add
-// in rounds, and all chunks, under good plans.
-template <class Rule, class Fail>
-int CheckPipeline(const TermKind* kinds, size_t nkinds, Fail fail, int* tbt_chunks, int* chunks) {
+// plan (the long one planned well only: wrong plans on it only cost time),
+// each sum a check named `name`. Returns the number of sums checked;
+// *tbt_chunks and *chunks count the chunks the walk had to add in rounds,
+// and all chunks, under good plans.
+template <class Rule>
+int CheckPipeline(const char* name, const TermKind* kinds, size_t nkinds, int* tbt_chunks,
+                  int* chunks) {
   int runs = 0;
   std::vector<size_t> lengths(std::begin(kFixtureLengths), std::end(kFixtureLengths));
   lengths.push_back(1100 * 1024 + 5);  // more than one tile of runs
@@ -288,12 +265,8 @@ int CheckPipeline(const TermKind* kinds, size_t nkinds, Fail fail, int* tbt_chun
           *tbt_chunks += tbt;
           *chunks += static_cast<int>((n + kSumChunkTerms - 1) / kSumChunkTerms);
         }
-        if (ToBits(got) != ToBits(want)) {
-          char detail[160];
-          std::snprintf(detail, sizeof detail, "%s, n=%zu, %s", TermKindName(kinds[k]), n,
-                        PlanKindName(p));
-          fail(detail, got, want);
-        }
+        S2C_CHECK_SAME(got, want, "%s (%s, n=%zu, %s)", name, TermKindName(kinds[k]), n,
+                       PlanKindName(p));
       }
     }
   }

@@ -3,10 +3,16 @@
 // mismatched sizes, unknown formats, null planes and strides smaller than a
 // row each give an error Status whose message names the problem, through
 // CpuReference::Compare and through the CPU backend's Submit/CollectOldest,
-// and the caller's Result is left as it was.
+// and the caller's Result is left as it was. Frames too large for memory
+// are refused at Configure by an estimate of the host memory they need; the
+// estimates are checked against what scoring really allocates (this file
+// counts the bytes of every operator new).
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <utility>
 #include <string>
 #include <vector>
@@ -15,6 +21,35 @@
 #include "cpu/cpu_backend.h"
 #include "cpu/cpu_reference.h"
 #include "cpu/ssim_reference.h"
+#include "thread_pool.h"
+
+// Every allocation through operator new is counted: the bytes held now, and
+// the most held since ResetPeak.
+namespace {
+std::atomic<long> g_held{0};
+std::atomic<long> g_peak{0};
+constexpr size_t kHeader = alignof(std::max_align_t);
+}  // namespace
+
+void* operator new(size_t n) {
+  void* p = std::malloc(n + kHeader);
+  if (p == nullptr) throw std::bad_alloc();
+  *static_cast<size_t*>(p) = n;
+  const long held = g_held += static_cast<long>(n);
+  long peak = g_peak.load();
+  while (held > peak && !g_peak.compare_exchange_weak(peak, held)) {
+  }
+  return static_cast<char*>(p) + kHeader;
+}
+
+void operator delete(void* p) noexcept {
+  if (p == nullptr) return;
+  char* block = static_cast<char*>(p) - kHeader;
+  g_held -= static_cast<long>(*reinterpret_cast<size_t*>(block));
+  std::free(block);
+}
+
+void operator delete(void* p, size_t) noexcept { operator delete(p); }
 
 namespace {
 
@@ -66,7 +101,10 @@ struct Frame {
 struct I420Frame {
   std::vector<uint8_t> y, u, v;
   FrameView view;
-  I420Frame(int w, int h) : y(w * h, 100), u((w / 2) * (h / 2), 128), v((w / 2) * (h / 2), 128) {
+  I420Frame(int w, int h)
+      : y(static_cast<size_t>(w) * h, 100),
+        u(static_cast<size_t>((w + 1) / 2) * ((h + 1) / 2), 128),
+        v(u) {
     view.desc.format = PixelFormat::kI420;
     view.desc.width = w;
     view.desc.height = h;
@@ -74,7 +112,7 @@ struct I420Frame {
     view.data[1] = u.data();
     view.data[2] = v.data();
     view.stride[0] = w;
-    view.stride[1] = view.stride[2] = w / 2;
+    view.stride[1] = view.stride[2] = (w + 1) / 2;
   }
 };
 
@@ -165,18 +203,16 @@ void TestBackend(const std::vector<BadCase>& cases, const Frame& good, const Fra
   }
 
   // A size whose planes cannot fit in any machine's memory (19.5 planes of
-  // 200000 x 200000 floats, 3.1 TB): refused up front, naming the size and
-  // both amounts, and nothing is allocated.
+  // 200000 x 200000 floats, 3.1 TB): refused up front, naming the size, the
+  // memory it needs by the estimate (TestWorkspaceEstimates) and the memory
+  // available, and nothing is allocated.
+  const std::string needed = std::to_string(
+      static_cast<long long>(s2c::CpuReference::WorkspaceBytes(200000, 200000) / 1048576.0));
+  const long held = g_held;
   ExpectError(backend->Configure(200000, 200000), StatusCode::kOutOfMemory,
-              {"200000x200000", "MiB", "available"}, "Configure(200000, 200000)");
-  // 18 float planes of the full size, 6 of half the size each way, and six
-  // double terms per pixel of 64 rows.
-  S2C_CHECK(s2c::CpuReference::WorkspaceBytes(64, 48) ==
-                (18.0 * 64 * 48 + 6.0 * 32 * 24) * 4 + 64.0 * 64 * 6 * 8,
-            "workspace bytes of 64x48");
-  S2C_CHECK(s2c::CpuReference::WorkspaceBytes(65, 2) ==
-                (18.0 * 80 * 2 + 6.0 * 48 * 1) * 4 + 65.0 * 64 * 6 * 8,
-            "workspace rows are padded to 16 floats");
+              {"200000x200000", ("need " + needed + " MiB").c_str(), "available"},
+              "Configure(200000, 200000)");
+  S2C_CHECK(g_held == held, "a refused Configure holds %ld bytes more", g_held - held);
 
   // Nothing in flight: CollectOldest says so and writes no result.
   s2c::Result r = Sentinel();
@@ -210,7 +246,7 @@ void TestBackend(const std::vector<BadCase>& cases, const Frame& good, const Fra
   s2c::CpuReference cpu(1);
   S2C_CHECK(cpu.Compare(good.view, other.view, &direct).ok(), "direct compare");
   S2C_CHECK(st.ok() && ready && tag == 42, "collect after errors: %s", st.message().c_str());
-  S2C_CHECK_SAME_DOUBLE(r.score, direct.score, "score after errors");
+  S2C_CHECK_SAME(r.score, direct.score, "score after errors");
   S2C_CHECK(backend->InFlight() == 0, "in flight after collect");
 }
 
@@ -239,7 +275,48 @@ void TestMetrics(const Frame& rgb, const I420Frame& yuv) {
   S2C_CHECK(s2c::SsimCompare(yuv.view, yuv.view, &direct).ok(), "direct SSIM");
   S2C_CHECK(st.ok() && ready && tag == 5 && r.metrics == s2c::kMetricSsim,
             "SSIM result: %s", st.message().c_str());
-  S2C_CHECK_SAME_DOUBLE(r.ssim.combined, direct.combined, "SSIM through the backend");
+  S2C_CHECK_SAME(r.ssim.combined, direct.combined, "SSIM through the backend");
+}
+
+// The estimates Configure goes by are what scoring a pair holds: the first
+// pair of a size allocates SSIMULACRA 2's workspace, exactly
+// CpuReference::WorkspaceBytes, and keeps it for the next pairs, with
+// nothing but a few bytes more at any moment; SSIM holds its
+// SsimWorkspaceBytes while it scores, and its windows (a few ints per row
+// and column) besides.
+void TestWorkspaceEstimates() {
+  const int kSizes[][2] = {{8, 8}, {64, 48}, {65, 9}, {333, 257}, {1001, 17}};
+  for (const auto& size : kSizes) {
+    const int w = size[0], h = size[1];
+    Frame a(w, h), b(w, h);
+    for (size_t i = 0; i < b.bytes.size(); ++i) b.bytes[i] = static_cast<uint8_t>(i * 37);
+    s2c::CpuReference cpu(2);
+    long before = g_held;
+    g_peak = before;
+    s2c::Result r;
+    S2C_CHECK(cpu.Compare(a.view, b.view, &r).ok(), "%dx%d: Compare", w, h);
+    const double estimate = s2c::CpuReference::WorkspaceBytes(w, h);
+    S2C_CHECK(static_cast<double>(g_held - before) == estimate,
+              "%dx%d: the workspace holds %ld bytes, the estimate is %.0f", w, h,
+              g_held - before, estimate);
+    S2C_CHECK(g_peak - before <= estimate + 1024,
+              "%dx%d: %ld bytes held while scoring, the estimate is %.0f", w, h,
+              g_peak - before, estimate);
+
+    I420Frame ya(w, h), yb(w, h);
+    for (size_t i = 0; i < yb.y.size(); ++i) yb.y[i] = static_cast<uint8_t>(i * 37);
+    s2c::ThreadPool pool(2);
+    before = g_held;
+    g_peak = before;
+    s2c::SsimResult sr;
+    S2C_CHECK(s2c::SsimCompare(ya.view, yb.view, &sr, &pool).ok(), "%dx%d: SsimCompare", w, h);
+    const double ssim_estimate = s2c::SsimWorkspaceBytes(w, h);
+    const long windows = 4 * static_cast<long>(sizeof(int)) * (w + h) + 4096;
+    S2C_CHECK(g_peak - before >= ssim_estimate && g_peak - before <= ssim_estimate + windows,
+              "%dx%d: SSIM held %ld bytes while scoring, the estimate is %.0f", w, h,
+              g_peak - before, ssim_estimate);
+    S2C_CHECK(g_held == before, "%dx%d: SSIM keeps %ld bytes", w, h, g_held - before);
+  }
 }
 
 }  // namespace
@@ -253,5 +330,6 @@ int main() {
   TestCompare(cases);
   TestBackend(cases, good, other);
   TestMetrics(good, yuv);
-  return s2c::test::GlobalTally().Finish();
+  TestWorkspaceEstimates();
+  return s2c::test::Finish();
 }

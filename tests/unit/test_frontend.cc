@@ -27,15 +27,13 @@ void test_names_round_trip() {
   for (int i = 1; i < static_cast<int>(PixelFormat::kCount); ++i) {
     const PixelFormat f = static_cast<PixelFormat>(i);
     const char* name = PixelFormatName(f);
-    if (name == nullptr || PixelFormatFromName(name) != f) {
-      Fail("name round trip of format " + std::to_string(i));
-    }
+    S2C_CHECK(name != nullptr && PixelFormatFromName(name) == f,
+              "name round trip of format %d (%s)", i, name ? name : "null");
   }
-  if (PixelFormatName(PixelFormat::kUnknown) != nullptr ||
-      PixelFormatName(PixelFormat::kCount) != nullptr ||
-      PixelFormatName(static_cast<PixelFormat>(-3)) != nullptr) {
-    Fail("names of invalid formats must be null");
-  }
+  S2C_CHECK(PixelFormatName(PixelFormat::kUnknown) == nullptr &&
+                PixelFormatName(PixelFormat::kCount) == nullptr &&
+                PixelFormatName(static_cast<PixelFormat>(-3)) == nullptr,
+            "names of invalid formats must be null");
   const struct { const char* name; PixelFormat f; } kKnown[] = {
       {"I420", PixelFormat::kI420}, {"NV12", PixelFormat::kNV12},
       {"P010_10LE", PixelFormat::kP010_10LE}, {"ARGB64", PixelFormat::kARGB64},
@@ -45,9 +43,10 @@ void test_names_round_trip() {
       {"", PixelFormat::kUnknown}, {"i420", PixelFormat::kUnknown},
   };
   for (const auto& k : kKnown) {
-    if (PixelFormatFromName(k.name) != k.f) Fail(std::string("name ") + k.name);
+    S2C_CHECK(PixelFormatFromName(k.name) == k.f, "the name \"%s\" gives format %d, want %d",
+              k.name, static_cast<int>(PixelFormatFromName(k.name)), static_cast<int>(k.f));
   }
-  if (PixelFormatFromName(nullptr) != PixelFormat::kUnknown) Fail("null name");
+  S2C_CHECK(PixelFormatFromName(nullptr) == PixelFormat::kUnknown, "a null name has a format");
 }
 
 void test_plane_sizes() {
@@ -67,17 +66,16 @@ void test_plane_sizes() {
   for (const auto& c : kCases) {
     const size_t row = PlaneRowBytes(c.f, c.w, c.plane);
     const int rows = PlaneRows(c.f, c.h, c.plane);
-    if (row != c.row || rows != c.rows) {
-      Fail("plane size of format " + std::to_string(static_cast<int>(c.f)) +
-           " plane " + std::to_string(c.plane) + ": " + std::to_string(row) +
-           " x " + std::to_string(rows));
-    }
+    S2C_CHECK(row == c.row && rows == c.rows,
+              "plane %d of format %d at %dx%d: %zu bytes x %d rows, want %zu x %d", c.plane,
+              static_cast<int>(c.f), c.w, c.h, row, rows, c.row, c.rows);
   }
   const struct { PixelFormat f; int n; } kPlanes[] = {
       {PixelFormat::kI420, 3}, {PixelFormat::kNV21, 2}, {PixelFormat::kP016_LE, 2},
       {PixelFormat::kRGBA, 1}, {PixelFormat::kGray16LE, 1}, {PixelFormat::kUnknown, 0}};
   for (const auto& p : kPlanes) {
-    if (NumPlanes(p.f) != p.n) Fail("NumPlanes " + std::to_string(static_cast<int>(p.f)));
+    S2C_CHECK(NumPlanes(p.f) == p.n, "format %d has %d planes, want %d", static_cast<int>(p.f),
+              NumPlanes(p.f), p.n);
   }
 }
 
@@ -148,16 +146,15 @@ void CheckRgbFamily(const RgbFormat* formats, int count, int w, int h,
     for (int y = 0; y < h; ++y) {
       for (int x = 0; x < w; ++x) {
         for (int c = 0; c < 3; ++c) {
-          ExpectSame(planes[c * n + y * w + x],
-                     CanonicalScale(rgb[(y * w + x) * 3 + c], bytes),
-                     Where("rgb", formats[i].f, x, y, c));
+          S2C_CHECK_SAME(planes[c * n + y * w + x],
+                         CanonicalScale(rgb[(y * w + x) * 3 + c], bytes), "%s",
+                         Where("rgb", formats[i].f, x, y, c).c_str());
         }
       }
     }
     if (i == 0) first = planes;
-    ExpectSamePlanes(planes, first,
-                     std::string(PixelFormatName(formats[i].f)) + " vs " +
-                         PixelFormatName(formats[0].f));
+    S2C_CHECK(SamePlanes(planes, first), "%s vs %s: R'G'B' planes differ",
+              PixelFormatName(formats[i].f), PixelFormatName(formats[0].f));
   }
 }
 
@@ -184,8 +181,8 @@ void test_gray_is_rgb_with_equal_channels(std::mt19937& rng) {
     if (planes.empty()) continue;
     for (int i = 0; i < w * h; ++i) {
       for (int c = 0; c < 3; ++c) {
-        ExpectSame(planes[c * w * h + i], CanonicalScale(v[i], bytes),
-                   Where("gray", f, i % w, i / w, c));
+        S2C_CHECK_SAME(planes[c * w * h + i], CanonicalScale(v[i], bytes), "%s",
+                       Where("gray", f, i % w, i / w, c).c_str());
       }
     }
   }
@@ -201,5 +198,5 @@ int main() {
   s2c::test_plane_sizes();
   s2c::test_rgb_formats_scale_like_the_canonical_tool(rng);
   s2c::test_gray_is_rgb_with_equal_channels(rng);
-  return s2c::test::GlobalTally().Finish();
+  return s2c::test::Finish();
 }

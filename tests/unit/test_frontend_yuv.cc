@@ -251,10 +251,9 @@ void test_yuv_formats_follow_the_definition(std::mt19937& rng) {
             const int n = c.w * c.h;
             int bad = 0;
             for (int i = 0; i < 3 * n && bad < 3; ++i) {
-              if (!SameBits(got[i], want[i])) ++bad;
-              ExpectSame(got[i], want[i],
-                         Case(yf, c.w, c.h, m, r, s) +
-                             Where("", yf.f, i % n % c.w, i % n / c.w, i / n));
+              const std::string where = Case(yf, c.w, c.h, m, r, s) +
+                                        Where("", yf.f, i % n % c.w, i % n / c.w, i / n);
+              if (!S2C_CHECK_SAME(got[i], want[i], "%s", where.c_str())) ++bad;
             }
           }
         }
@@ -283,13 +282,14 @@ void test_yuv_neutral_chroma_gives_gray() {
     const float y = (static_cast<float>(c.y[i]) - 16.0f) * static_cast<float>(1.0 / 219);
     const float want = y < 0.0f ? 0.0f : (y > 1.0f ? 1.0f : y);
     for (int ch = 0; ch < 3; ++ch) {
-      ExpectSame(got[ch * n + i], want, Where("neutral", PixelFormat::kI420, i % w, i / w, ch));
+      S2C_CHECK_SAME(got[ch * n + i], want, "%s",
+                     Where("neutral", PixelFormat::kI420, i % w, i / w, ch).c_str());
     }
   }
   for (int ch = 0; ch < 3; ++ch) {
-    ExpectSame(got[ch * n + 0], 0.0f, "limited black is 0");
-    ExpectSame(got[ch * n + 2], 0.0f, "below black clamps to 0");
-    ExpectSame(got[ch * n + 3], 1.0f, "above white clamps to 1");
+    S2C_CHECK_SAME(got[ch * n + 0], 0.0f, "limited black is 0, channel %d", ch);
+    S2C_CHECK_SAME(got[ch * n + 2], 0.0f, "below black clamps to 0, channel %d", ch);
+    S2C_CHECK_SAME(got[ch * n + 3], 1.0f, "above white clamps to 1, channel %d", ch);
   }
 }
 
@@ -298,30 +298,28 @@ void test_yuv_neutral_chroma_gives_gray() {
 // content shifted up must give identical planes in every format of a
 // subsampling, planar or not.
 void test_limited_range_is_independent_of_bit_depth(std::mt19937& rng) {
-  const PixelFormat kFamilies[][8] = {
+  // The first of each family is the 8-bit base the others are compared with.
+  const std::vector<PixelFormat> kFamilies[] = {
       {PixelFormat::kI420, PixelFormat::kYV12, PixelFormat::kNV12, PixelFormat::kNV21,
        PixelFormat::kI420_10LE, PixelFormat::kI420_12LE, PixelFormat::kP010_10LE,
        PixelFormat::kP012_LE},
       {PixelFormat::kY42B, PixelFormat::kNV16, PixelFormat::kI422_10LE,
-       PixelFormat::kI422_12LE, PixelFormat::kY42B, PixelFormat::kY42B,
-       PixelFormat::kY42B, PixelFormat::kY42B},
+       PixelFormat::kI422_12LE},
       {PixelFormat::kY444, PixelFormat::kNV24, PixelFormat::kY444_10LE,
-       PixelFormat::kY444_12LE, PixelFormat::kY444_16LE, PixelFormat::kY444,
-       PixelFormat::kY444, PixelFormat::kY444},
+       PixelFormat::kY444_12LE, PixelFormat::kY444_16LE},
   };
-  for (const auto& family : kFamilies) {
+  for (const std::vector<PixelFormat>& family : kFamilies) {
     const YuvFormat& base = Yuv(family[0]);
     const YuvContent c8 = RandomContent(11, 9, base.sub_x, base.sub_y, 8, rng);
     for (YuvMatrix m : kMatrices) {
       for (ChromaSiting s : kSitings) {
         TestFrame t8 = PackYuv(base, c8, m, YuvRange::kLimited, s);
         const std::vector<float> ref = FrontEnd(t8.view);
-        for (PixelFormat f : family) {
-          const YuvFormat& yf = Yuv(f);
+        for (size_t i = 1; i < family.size(); ++i) {
+          const YuvFormat& yf = Yuv(family[i]);
           TestFrame t = PackYuv(yf, Shifted(c8, yf.depth - 8), m, YuvRange::kLimited, s);
-          ExpectSamePlanes(FrontEnd(t.view), ref,
-                           std::string(PixelFormatName(f)) + " vs " +
-                               PixelFormatName(family[0]) + " (limited range)");
+          S2C_CHECK(SamePlanes(FrontEnd(t.view), ref), "%s vs %s (limited range): planes differ",
+                    PixelFormatName(family[i]), PixelFormatName(family[0]));
         }
       }
     }
@@ -332,7 +330,8 @@ void test_limited_range_is_independent_of_bit_depth(std::mt19937& rng) {
                         YuvRange::kLimited, ChromaSiting{});
   TestFrame b = PackYuv(Yuv(PixelFormat::kP016_LE), Shifted(c8, 8), YuvMatrix::kBT2020,
                         YuvRange::kLimited, ChromaSiting{});
-  ExpectSamePlanes(FrontEnd(b.view), FrontEnd(a.view), "P016_LE vs I420 (limited range)");
+  S2C_CHECK(SamePlanes(FrontEnd(b.view), FrontEnd(a.view)),
+            "P016_LE vs I420 (limited range): planes differ");
 }
 
 // Full range divides by 2^b - 1, so 8-bit content shifted up is not the
@@ -355,9 +354,8 @@ void test_same_content_same_planes_in_every_layout(std::mt19937& rng) {
     for (YuvRange r : kRanges) {
       TestFrame ta = PackYuv(a, c, YuvMatrix::kBT709, r, ChromaSiting{});
       TestFrame tb = PackYuv(b, c, YuvMatrix::kBT709, r, ChromaSiting{});
-      ExpectSamePlanes(FrontEnd(ta.view), FrontEnd(tb.view),
-                       std::string(PixelFormatName(pair[0])) + " vs " +
-                           PixelFormatName(pair[1]));
+      S2C_CHECK(SamePlanes(FrontEnd(ta.view), FrontEnd(tb.view)), "%s vs %s: planes differ",
+                PixelFormatName(pair[0]), PixelFormatName(pair[1]));
     }
   }
   // Full-range white with neutral chroma is 1 at 8 and 10 bits.
@@ -368,7 +366,9 @@ void test_same_content_same_planes_in_every_layout(std::mt19937& rng) {
                  std::vector<uint32_t>(16, mid), std::vector<uint32_t>(16, mid)};
     TestFrame t = PackYuv(*yf, c, YuvMatrix::kBT601, YuvRange::kFull, ChromaSiting{});
     const std::vector<float> got = FrontEnd(t.view);
-    if (!got.empty()) ExpectSame(got[5], 1.0f, "full-range white");
+    if (!got.empty()) {
+      S2C_CHECK_SAME(got[5], 1.0f, "full-range white at %d bits", yf->depth);
+    }
   }
 }
 
@@ -385,14 +385,12 @@ void test_layout_constants_are_the_documented_bits() {
     d.width = d.height = 8;
     d.matrix = k.m;
     FrameLayout l;
-    if (!DescribeFormat(d, &l).ok()) {
-      Fail("DescribeFormat I420 8x8");
-      continue;
-    }
-    ExpectSame(l.cr_r, k.cr_r, "cr_r");
-    ExpectSame(l.cb_g, k.cb_g, "cb_g");
-    ExpectSame(l.cr_g, k.cr_g, "cr_g");
-    ExpectSame(l.cb_b, k.cb_b, "cb_b");
+    if (!S2C_CHECK(DescribeFormat(d, &l).ok(), "DescribeFormat I420 8x8")) continue;
+    const int m = static_cast<int>(k.m);
+    S2C_CHECK_SAME(l.cr_r, k.cr_r, "matrix %d: cr_r", m);
+    S2C_CHECK_SAME(l.cb_g, k.cb_g, "matrix %d: cb_g", m);
+    S2C_CHECK_SAME(l.cr_g, k.cr_g, "matrix %d: cr_g", m);
+    S2C_CHECK_SAME(l.cb_b, k.cb_b, "matrix %d: cb_b", m);
   }
   const struct { PixelFormat f; YuvRange r; float yo, ys, co, cs; } kScaleBits[] = {
       {PixelFormat::kI420, YuvRange::kLimited, 16.0f, 0x1.2b404ap-8f, 128.0f, 0x1.24924ap-8f},
@@ -408,15 +406,12 @@ void test_layout_constants_are_the_documented_bits() {
     d.width = d.height = 8;
     d.range = k.r;
     FrameLayout l;
-    if (!DescribeFormat(d, &l).ok()) {
-      Fail("DescribeFormat");
-      continue;
-    }
-    const std::string name = PixelFormatName(k.f);
-    ExpectSame(l.luma_offset, k.yo, name + " luma offset");
-    ExpectSame(l.luma_scale, k.ys, name + " luma scale");
-    ExpectSame(l.chroma_offset, k.co, name + " chroma offset");
-    ExpectSame(l.chroma_scale, k.cs, name + " chroma scale");
+    const char* name = PixelFormatName(k.f);
+    if (!S2C_CHECK(DescribeFormat(d, &l).ok(), "DescribeFormat %s 8x8", name)) continue;
+    S2C_CHECK_SAME(l.luma_offset, k.yo, "%s luma offset", name);
+    S2C_CHECK_SAME(l.luma_scale, k.ys, "%s luma scale", name);
+    S2C_CHECK_SAME(l.chroma_offset, k.co, "%s chroma offset", name);
+    S2C_CHECK_SAME(l.chroma_scale, k.cs, "%s chroma scale", name);
   }
 }
 
@@ -426,12 +421,10 @@ void ExpectRefused(const FrameView& view, const char* must_mention,
                    const std::string& what) {
   FrameLayout l;
   const Status s = DescribeFrame(view, &l);
-  if (s.ok()) {
-    Fail(what + ": accepted");
-  } else if (s.code() != StatusCode::kInvalidArgument ||
-             s.message().find(must_mention) == std::string::npos) {
-    Fail(what + ": unexpected status '" + s.message() + "'");
-  }
+  S2C_CHECK(!s.ok() && s.code() == StatusCode::kInvalidArgument &&
+                s.message().find(must_mention) != std::string::npos,
+            "%s: %s, want an invalid-argument error naming \"%s\"", what.c_str(),
+            s.ok() ? "accepted" : s.message().c_str(), must_mention);
 }
 
 void test_bad_frames_are_refused_with_a_clear_message() {
@@ -442,7 +435,7 @@ void test_bad_frames_are_refused_with_a_clear_message() {
     const std::string text = std::to_string(size[0]) + "x" + std::to_string(size[1]);
     ExpectRefused(t.view, text.c_str(), "size " + text);
     FrameLayout l;
-    if (DescribeFormat(t.view.desc, &l).ok()) Fail("DescribeFormat size " + text);
+    S2C_CHECK(!DescribeFormat(t.view.desc, &l).ok(), "DescribeFormat accepted %s", text.c_str());
   }
   for (int f : {0, static_cast<int>(PixelFormat::kCount), 999, -1}) {
     TestFrame t(static_cast<PixelFormat>(f), 16, 16);
@@ -473,7 +466,7 @@ void test_bad_frames_are_refused_with_a_clear_message() {
     ExpectRefused(t.view, "row of 27 bytes", "RGB stride 26 at width 9");
     t.view.stride[0] = 27;  // exactly the row: fine
     FrameLayout l;
-    if (!DescribeFrame(t.view, &l).ok()) Fail("RGB stride equal to the row refused");
+    S2C_CHECK(DescribeFrame(t.view, &l).ok(), "RGB stride equal to the row refused");
   }
   {
     TestFrame t = PackYuv(Yuv(PixelFormat::kI420), c, YuvMatrix::kBT709, YuvRange::kLimited,
@@ -492,10 +485,7 @@ void test_pfm_dump_holds_the_exact_floats(std::mt19937& rng) {
                         ChromaSiting{});
   const std::string path = "test_frontend_dump.pfm";
   const Status s = WriteRgbPrimePfm(t.view, path.c_str());
-  if (!s.ok()) {
-    Fail("WriteRgbPrimePfm: " + s.message());
-    return;
-  }
+  if (!S2C_CHECK(s.ok(), "WriteRgbPrimePfm: %s", s.message().c_str())) return;
   std::FILE* file = std::fopen(path.c_str(), "rb");
   std::vector<char> bytes;
   if (file != nullptr) {
@@ -506,9 +496,9 @@ void test_pfm_dump_holds_the_exact_floats(std::mt19937& rng) {
   }
   std::remove(path.c_str());
   const std::string header = "PF\n9 11\n-1.0\n";
-  if (bytes.size() != header.size() + 12u * w * h ||
-      std::memcmp(bytes.data(), header.data(), header.size()) != 0) {
-    Fail("PFM header or size");
+  if (!S2C_CHECK(bytes.size() == header.size() + 12u * w * h &&
+                     std::memcmp(bytes.data(), header.data(), header.size()) == 0,
+                 "PFM header or size (%zu bytes)", bytes.size())) {
     return;
   }
   const std::vector<float> planes = FrontEnd(t.view);
@@ -519,13 +509,14 @@ void test_pfm_dump_holds_the_exact_floats(std::mt19937& rng) {
       for (int ch = 0; ch < 3; ++ch) {
         float v;
         std::memcpy(&v, data + ((row * w + x) * 3 + ch) * 4, 4);
-        ExpectSame(v, planes[ch * w * h + y * w + x], Where("pfm", PixelFormat::kI420, x, y, ch));
+        S2C_CHECK_SAME(v, planes[ch * w * h + y * w + x], "%s",
+                       Where("pfm", PixelFormat::kI420, x, y, ch).c_str());
       }
     }
   }
   TestFrame bad(PixelFormat::kRGB, 4, 4);
   bad.Alloc(0, 12, 4);
-  if (WriteRgbPrimePfm(bad.view, path.c_str()).ok()) Fail("PFM of a 4x4 frame");
+  S2C_CHECK(!WriteRgbPrimePfm(bad.view, path.c_str()).ok(), "PFM of a 4x4 frame written");
 }
 
 
@@ -541,5 +532,5 @@ int main() {
   s2c::test_layout_constants_are_the_documented_bits();
   s2c::test_bad_frames_are_refused_with_a_clear_message();
   s2c::test_pfm_dump_holds_the_exact_floats(rng);
-  return s2c::test::GlobalTally().Finish();
+  return s2c::test::Finish();
 }

@@ -11,6 +11,7 @@
 // ordered_sum_mutations.sh checks that faults injected into the headers make
 // one of the two fail.
 #include <algorithm>
+#include <cinttypes>
 #include <cstdio>
 #include <iterator>
 #include <vector>
@@ -25,7 +26,6 @@ namespace {
 
 using test::FromBits;
 using test::ToBits;
-using test::Fail;
 using test::DrawRunTerm;
 using test::DrawSum;
 using test::DrawTerm;
@@ -54,25 +54,28 @@ void TestOneTermRule() {
     if (r.even != r.odd) ++ties;
     if (fits) {
       ++accepted;
-      if (sb + step != wb) Fail("one-term rule", "in binade", FromBits(sb + step), want);
-    } else if (inside) {
-      Fail("one-term rule", "refused inside binade", FromBits(sb + step), want);
+      S2C_CHECK_SAME(FromBits(sb + step), want, "one-term rule: %.17g + %.17g in the binade", s,
+                     x);
+    } else {
+      S2C_CHECK(!inside, "one-term rule: %.17g + %.17g = %.17g refused inside the binade", s, x,
+                want);
     }
     uint64_t t = sb;
-    if (TryAdvance(&t, key, r) != fits || (fits && t != wb)) {
-      Fail("TryAdvance on one term", "", FromBits(t), want);
-    }
+    const bool advanced = TryAdvance(&t, key, r);
+    S2C_CHECK(advanced == fits && (!fits || t == wb),
+              "TryAdvance on %.17g + %.17g: %s, got %.17g, want %.17g", s, x,
+              advanced ? "advanced" : "refused", FromBits(t), want);
   }
   // NaN, inf and negative terms are never taken from an increment.
   const double odd_terms[] = {NAN, INFINITY, -INFINITY, -1.0, -1e-300};
   for (double x : odd_terms) {
     uint64_t t = ToBits(1.0);
-    if (TryAdvance(&t, BinadeKey(t), TermIncrement(x, BinadeKey(t)))) {
-      Fail("odd term taken from increment", "", FromBits(t), 1.0);
-    }
+    S2C_CHECK(!TryAdvance(&t, BinadeKey(t), TermIncrement(x, BinadeKey(t))),
+              "the term %.17g was taken from an increment (sum %.17g)", x, FromBits(t));
   }
   std::printf("one-term rule: %d draws, %d in binade, %d ties\n", kDraws, accepted, ties);
-  if (ties < kDraws / 4) Fail("one-term rule", "too few ties drawn", ties, kDraws / 4);
+  S2C_CHECK(ties >= kDraws / 4, "one-term rule: %d ties drawn, want at least %d", ties,
+            kDraws / 4);
 }
 
 // ---- The fast rule ----------------------------------------------------------
@@ -110,23 +113,19 @@ void CheckFastRule(const char* name, uint64_t seed, bool clamped) {
     } else if (want.even != want.odd) {
       ++fast_ties;
     }
-    if (got.even != want.even || got.odd != want.odd) {
-      char detail[96];
-      std::snprintf(detail, sizeof detail, "%s, plan %d, %d terms, even", name, plan, n);
-      Fail("fast rule == exact rule", detail, static_cast<double>(got.even),
-           static_cast<double>(want.even));
-      std::snprintf(detail, sizeof detail, "%s, plan %d, %d terms, odd", name, plan, n);
-      Fail("fast rule == exact rule", detail, static_cast<double>(got.odd),
-           static_cast<double>(want.odd));
-    }
+    S2C_CHECK(got.even == want.even && got.odd == want.odd,
+              "%s == exact rule, plan %d, %d terms: got {%" PRIu64 ", %" PRIu64
+              "}, want {%" PRIu64 ", %" PRIu64 "}",
+              name, plan, n, got.even, got.odd, want.even, want.odd);
   }
   std::printf("%s: %d runs, %d taken whole (%d above 2^52), %d unfit, %d ties left to the "
               "exact rule\n", name, kRuns, fast, fast_near_bound, fast_unfit, fast_ties);
   // The draws must reach both sides of every check.
-  if (fast < kRuns / 10) Fail(name, "too few runs taken whole", fast, kRuns / 10);
-  if (fast_near_bound < 1000) Fail(name, "too few totals near 2^53", fast_near_bound, 1000);
-  if (fast_ties < 1000) Fail(name, "too few ties", fast_ties, 1000);
-  if (fast_unfit < 1000) Fail(name, "too few unfit runs", fast_unfit, 1000);
+  S2C_CHECK(fast >= kRuns / 10, "%s: %d runs taken whole, want %d", name, fast, kRuns / 10);
+  S2C_CHECK(fast_near_bound >= 1000, "%s: %d totals near 2^53, want 1000", name,
+            fast_near_bound);
+  S2C_CHECK(fast_ties >= 1000, "%s: %d ties, want 1000", name, fast_ties);
+  S2C_CHECK(fast_unfit >= 1000, "%s: %d unfit runs, want 1000", name, fast_unfit);
 }
 
 void TestFastRule() {
@@ -161,7 +160,8 @@ void TestMetricTermsClamped() {
     const double edge = draw(0.0);
     const PixelTerms t = FinishTerms({ratio, edge});
     for (int k = 0; k < 6; ++k) {
-      if (t.t[k] < 0.0) Fail("metric terms clamped at zero", "FinishTerms", t.t[k], 0.0);
+      S2C_CHECK(!(t.t[k] < 0.0), "FinishTerms({%.9g, %.17g}): term %d is %.17g, below zero",
+                static_cast<double>(ratio), edge, k, t.t[k]);
     }
     ssim_clamped += 1.0 - static_cast<double>(ratio) < 0.0;
     artifact_clamped += edge < 0.0;
@@ -169,9 +169,8 @@ void TestMetricTermsClamped() {
   }
   std::printf("metric terms: 1000000 draws, clamps reached: ssim %d, artifact %d, detail %d\n",
               ssim_clamped, artifact_clamped, detail_clamped);
-  if (ssim_clamped < 1000 || artifact_clamped < 1000 || detail_clamped < 1000) {
-    Fail("metric terms clamped at zero", "too few clamps reached", 0, 1000);
-  }
+  S2C_CHECK(ssim_clamped >= 1000 && artifact_clamped >= 1000 && detail_clamped >= 1000,
+            "metric terms: each clamp must be reached 1000 times");
 }
 
 // Runs with one increment from either parity compose by a plain sum,
@@ -190,18 +189,20 @@ void TestPlainTotal() {
       uint64_t r = rng() >> (64 - bits - 1) >> 1;
       if (rng() % 64 == 0) r = kSumUnfit;
       const SumIncrement a = {r, r};
-      if (!SameFromEitherParity(a)) Fail("plain total", "equal pair", 0, 0);
+      S2C_CHECK(SameFromEitherParity(a), "plain total: the pair {%" PRIu64 ", %" PRIu64
+                "} is not the same from either parity", r, r);
       chain = Then(chain, a);
       total += r;
     }
     const SumIncrement plain = PlainTotal(total);
     unfit += chain.even == kSumUnfit;
-    if (plain.even != chain.even || plain.odd != chain.odd) {
-      Fail("plain total == ordered composition", "", static_cast<double>(plain.even),
-           static_cast<double>(chain.even));
-    }
+    S2C_CHECK(plain.even == chain.even && plain.odd == chain.odd,
+              "plain total of %d runs: {%" PRIu64 ", %" PRIu64 "}, ordered composition {%" PRIu64
+              ", %" PRIu64 "}",
+              n, plain.even, plain.odd, chain.even, chain.odd);
   }
-  if (unfit < 1000 || unfit > 199000) Fail("plain total", "unfit draws", unfit, 1000);
+  S2C_CHECK(unfit >= 1000 && unfit <= 199000, "plain total: %d unfit draws, want 1000 to 199000",
+            unfit);
 }
 
 // ---- The pipeline in the kernels' layout -----------------------------------
@@ -216,10 +217,8 @@ double PairwiseSum(const double* x, size_t n) {
 template <class Rule>
 void CheckPipeline(const char* name) {
   int tbt = 0, chunks = 0;
-  const int runs = test::CheckPipeline<Rule>(
-      test::kAllTermKinds, std::size(test::kAllTermKinds),
-      [name](const char* detail, double got, double want) { Fail(name, detail, got, want); },
-      &tbt, &chunks);
+  const int runs = test::CheckPipeline<Rule>(name, test::kAllTermKinds,
+                                             std::size(test::kAllTermKinds), &tbt, &chunks);
   std::printf("%s: %d runs; with chunk-sum plans %d of %d chunks term by term\n", name, runs, tbt,
               chunks);
 }
@@ -240,7 +239,8 @@ void TestFixturesSeeOrder() {
     const std::vector<double> x = test::MakeTerms(kind, n, 1);
     const double loop = test::LoopSum(x.data(), n);
     const double tree = PairwiseSum(x.data(), n);
-    if (ToBits(loop) == ToBits(tree)) Fail("fixture sees order", test::TermKindName(kind), tree, loop);
+    S2C_CHECK(ToBits(loop) != ToBits(tree), "fixture %s cannot see order: tree and loop give %.17g",
+              test::TermKindName(kind), loop);
   }
 }
 
@@ -258,7 +258,7 @@ void TestLoopAdd() {
       double want = a;
       asm("addsd %1, %0" : "+x"(want) : "x"(b));
       const double got = LoopAdd(a, b);
-      if (ToBits(got) != ToBits(want)) Fail("LoopAdd == addsd", "", got, want);
+      S2C_CHECK_SAME(got, want, "LoopAdd(%.17g, %.17g) == addsd", a, b);
     }
   }
 #else
@@ -277,5 +277,5 @@ int main() {
   s2c::TestLoopAdd();
   s2c::TestFixturesSeeOrder();
   s2c::TestPipeline();
-  return s2c::test::FinishChecks();
+  return s2c::test::Finish();
 }

@@ -17,7 +17,6 @@
 namespace s2c {
 namespace {
 
-using test::Fail;
 using test::FromBits;
 using test::ToBits;
 
@@ -33,7 +32,7 @@ void TestLoopAddBits() {
     const uint64_t sb = ToBits(s);
     const double want = LoopAdd(s, x);
     const uint64_t got = LoopAddBits(sb, ToBits(x));
-    if (got != ToBits(want)) Fail("LoopAddBits == LoopAdd", "draw", FromBits(got), want);
+    if (got != ToBits(want)) S2C_CHECK_SAME(FromBits(got), want, "LoopAddBits == LoopAdd: %.17g + %.17g", s, x);
     uint64_t t = sb;
     by_increment += TryAdvance(&t, BinadeKey(sb), TermIncrementBits(ToBits(x), BinadeKey(sb)));
   }
@@ -42,18 +41,15 @@ void TestLoopAddBits() {
                              FromBits(0x7FF0000000000123ull), FromBits(0xFFF8000000000456ull)};
   for (double a : specials) {
     for (double b : specials) {
-      if (LoopAddBits(ToBits(a), ToBits(b)) != ToBits(LoopAdd(a, b))) {
-        Fail("LoopAddBits == LoopAdd", "specials", FromBits(LoopAddBits(ToBits(a), ToBits(b))),
-             LoopAdd(a, b));
-      }
+      S2C_CHECK_SAME(FromBits(LoopAddBits(ToBits(a), ToBits(b))), LoopAdd(a, b),
+                     "LoopAddBits == LoopAdd on specials %.17g + %.17g", a, b);
     }
   }
   std::printf("LoopAddBits: %d draws, %d by the increment, the rest by the soft add\n", kDraws,
               by_increment);
   // Both ways must be exercised.
-  if (by_increment < kDraws / 4 || by_increment > kDraws * 3 / 4) {
-    Fail("LoopAddBits", "draws split badly between the two ways", by_increment, kDraws / 2);
-  }
+  S2C_CHECK(by_increment >= kDraws / 4 && by_increment <= kDraws * 3 / 4,
+            "LoopAddBits: %d of %d draws by the increment, want about half", by_increment, kDraws);
 }
 
 // Each fixture as the loop of LoopAddBits, as chunks of lanes (AddLaneBits)
@@ -79,9 +75,9 @@ void TestFixtures() {
       }
       const uint64_t rest = AddRestBits(0, xb.data(), static_cast<int>(n), 0);
       const char* name = test::TermKindName(kind);
-      if (loop != ToBits(want)) Fail("LoopAddBits loop", name, FromBits(loop), want);
-      if (lanes != ToBits(want)) Fail("AddLaneBits", name, FromBits(lanes), want);
-      if (rest != ToBits(want)) Fail("AddRestBits", name, FromBits(rest), want);
+      S2C_CHECK_SAME(FromBits(loop), want, "LoopAddBits loop: %s, %zu terms", name, n);
+      S2C_CHECK_SAME(FromBits(lanes), want, "AddLaneBits: %s, %zu terms", name, n);
+      S2C_CHECK_SAME(FromBits(rest), want, "AddRestBits: %s, %zu terms", name, n);
       ++sums;
     }
   }
@@ -94,5 +90,5 @@ void TestFixtures() {
 int main() {
   s2c::TestLoopAddBits();
   s2c::TestFixtures();
-  return s2c::test::FinishChecks();
+  return s2c::test::Finish();
 }

@@ -23,7 +23,6 @@ namespace {
 
 using test::FromBits;
 using test::ToBits;
-using test::Fail;
 
 double Negated(std::mt19937_64& rng, double x) { return (rng() & 1) ? -x : x; }
 
@@ -56,37 +55,38 @@ void TestOneTermRule() {
       ++accepted;
       toward_zero += r.lo != kSumNoReach;
       ties += r.even != r.odd;
-      if (t != wb) Fail("signed one-term rule", "accepted step", FromBits(t), want);
+      S2C_CHECK_SAME(FromBits(t), want, "signed one-term rule: %.17g + %.17g taken", s, x);
     } else if (SignedKey(wb) == key) {
       const int k = key < 0 ? -key : key;
       const uint64_t m = Units(wb, k);
-      if (m > FirstUnits(k) + 1 && m < kSumMaxStep) {
-        Fail("signed one-term rule", "refused inside binade", FromBits(t), want);
-      }
+      S2C_CHECK(!(m > FirstUnits(k) + 1 && m < kSumMaxStep),
+                "signed one-term rule: %.17g + %.17g = %.17g refused inside the binade", s, x,
+                want);
     }
   }
   std::printf("signed one-term rule: %d draws, %d taken (%d toward zero, %d ties)\n", kDraws,
               accepted, toward_zero, ties);
-  if (toward_zero < kDraws / 10) Fail("signed one-term rule", "too few steps toward zero", 0, 0);
-  if (ties < kDraws / 10) Fail("signed one-term rule", "too few ties", 0, 0);
+  S2C_CHECK(toward_zero >= kDraws / 10, "signed one-term rule: %d steps toward zero, want %d",
+            toward_zero, kDraws / 10);
+  S2C_CHECK(ties >= kDraws / 10, "signed one-term rule: %d ties, want %d", ties, kDraws / 10);
   // inf and NaN terms are never taken; zeros keep any sum; -0.0 is in no
   // binade.
   const double odd_terms[] = {NAN, INFINITY, -INFINITY};
   for (double x : odd_terms) {
     for (double s : {1.0, -1.0}) {
       uint64_t t = ToBits(s);
-      if (TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t)))) {
-        Fail("odd term taken from a signed increment", "", FromBits(t), s);
-      }
+      S2C_CHECK(!TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t))),
+                "the term %.17g was taken from a signed increment (sum %.17g)", x, s);
     }
   }
   for (double x : {0.0, -0.0}) {
     uint64_t t = ToBits(-3.0);
-    if (!TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t))) || t != ToBits(-3.0)) {
-      Fail("zero term", "", FromBits(t), -3.0);
-    }
+    const bool taken = TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t)));
+    S2C_CHECK(taken && t == ToBits(-3.0), "the term %g on -3.0: %s, sum %.17g", x,
+              taken ? "taken" : "refused", FromBits(t));
   }
-  if (SignedKey(ToBits(-0.0)) != kPlanTermByTerm) Fail("-0.0 has a key", "", 0, 0);
+  S2C_CHECK(SignedKey(ToBits(-0.0)) == kPlanTermByTerm, "-0.0 has the key %d",
+            SignedKey(ToBits(-0.0)));
 }
 
 // A composed run is taken only if it is the loop: runs of 1 to 24 terms of
@@ -121,15 +121,16 @@ void TestComposedRuns() {
     uint64_t t = sb;
     if (TryAdvance(&t, key, r)) {
       ++taken;
-      if (t != ToBits(loop)) Fail("composed signed run", "taken", FromBits(t), loop);
+      S2C_CHECK_SAME(FromBits(t), loop, "composed signed run of %d terms on %.17g, taken", n, s);
     } else if (!stays && SignedKey(ToBits(loop)) == key) {
       ++left_and_back;
     }
   }
   std::printf("composed signed runs: %d runs, %d taken, %d left the binade and came back\n",
               kRuns, taken, left_and_back);
-  if (taken < kRuns / 4) Fail("composed signed runs", "too few taken", taken, kRuns / 4);
-  if (left_and_back < 1000) Fail("composed signed runs", "too few left and back", left_and_back, 1000);
+  S2C_CHECK(taken >= kRuns / 4, "composed signed runs: %d taken, want %d", taken, kRuns / 4);
+  S2C_CHECK(left_and_back >= 1000, "composed signed runs: %d left and came back, want 1000",
+            left_and_back);
 }
 
 // RunIncrement<SignedTerms> (the fast rule, falling back to the exact one)
@@ -159,32 +160,27 @@ void TestFastRule() {
     } else if (want.even != want.odd) {
       ++ties;
     }
-    if (got.even != want.even || got.odd != want.odd || got.hi != want.hi || got.lo != want.lo) {
-      char detail[128];
-      std::snprintf(detail, sizeof detail,
-                    "plan %d, %d terms, even (hi %" PRId64 "/%" PRId64 ", lo %" PRId64 "/%" PRId64 ")",
-                    plan, n, got.hi, want.hi, got.lo, want.lo);
-      Fail("signed fast rule == exact rule", detail, static_cast<double>(got.even),
-           static_cast<double>(want.even));
-    }
+    S2C_CHECK(got.even == want.even && got.odd == want.odd && got.hi == want.hi &&
+                  got.lo == want.lo,
+              "signed fast rule == exact rule, plan %d, %d terms: even %" PRId64 "/%" PRId64
+              ", odd %" PRId64 "/%" PRId64 ", hi %" PRId64 "/%" PRId64 ", lo %" PRId64
+              "/%" PRId64 " (got/want)",
+              plan, n, got.even, want.even, got.odd, want.odd, got.hi, want.hi, got.lo, want.lo);
   }
   std::printf("signed fast rule: %d runs, %d taken whole (%d of both signs), %d unfit, %d ties\n",
               kRuns, fast, mixed, unfit, ties);
-  if (mixed < kRuns / 20) Fail("signed fast rule", "too few mixed runs taken", mixed, kRuns / 20);
-  if (ties < 1000) Fail("signed fast rule", "too few ties", ties, 1000);
-  if (unfit < 1000) Fail("signed fast rule", "too few unfit runs", unfit, 1000);
+  S2C_CHECK(mixed >= kRuns / 20, "signed fast rule: %d runs of both signs taken, want %d", mixed,
+            kRuns / 20);
+  S2C_CHECK(ties >= 1000, "signed fast rule: %d ties, want 1000", ties);
+  S2C_CHECK(unfit >= 1000, "signed fast rule: %d unfit runs, want 1000", unfit);
 }
 
 void TestPipeline() {
   std::vector<test::TermKind> kinds(std::begin(test::kAllTermKinds), std::end(test::kAllTermKinds));
   kinds.insert(kinds.end(), std::begin(test::kSignedTermKinds), std::end(test::kSignedTermKinds));
   int tbt = 0, chunks = 0;
-  const int runs = test::CheckPipeline<SignedTerms>(
-      kinds.data(), kinds.size(),
-      [](const char* detail, double got, double want) {
-        Fail("signed pipeline == loop", detail, got, want);
-      },
-      &tbt, &chunks);
+  const int runs = test::CheckPipeline<SignedTerms>("signed pipeline == loop", kinds.data(),
+                                                    kinds.size(), &tbt, &chunks);
   std::printf("signed pipeline: %d runs; with chunk-sum plans %d of %d chunks term by term\n",
               runs, tbt, chunks);
 }
@@ -199,14 +195,12 @@ void TestFixturesSeeOrder() {
     const double loop = test::LoopSum(x.data(), n);
     double reversed = 0.0;
     for (size_t i = n; i-- > 0;) reversed += x[i];
-    if (ToBits(loop) == ToBits(reversed)) {
-      Fail("signed fixture sees order", test::TermKindName(kind), reversed, loop);
-    }
+    S2C_CHECK(ToBits(loop) != ToBits(reversed),
+              "signed fixture %s cannot see order: reversed and loop give %.17g",
+              test::TermKindName(kind), loop);
   }
   const std::vector<double> c = test::MakeTerms(test::TermKind::kCancelToZero, 5 * 1024 + 333, 1);
-  if (ToBits(test::LoopSum(c.data(), c.size())) != ToBits(0.0)) {
-    Fail("cancel-to-zero fixture ends at +0.0", "", test::LoopSum(c.data(), c.size()), 0.0);
-  }
+  S2C_CHECK_SAME(test::LoopSum(c.data(), c.size()), 0.0, "the cancel-to-zero fixture's sum");
 }
 
 }  // namespace
@@ -218,5 +212,5 @@ int main() {
   s2c::TestFastRule();
   s2c::TestFixturesSeeOrder();
   s2c::TestPipeline();
-  return s2c::test::FinishChecks();
+  return s2c::test::Finish();
 }

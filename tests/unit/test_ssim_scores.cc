@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The SSIM CPU reference against Xiph's dump_ssim: every pair of
-// ../shared/testdata/ssim (8-bit and 10-bit 4:2:0, odd-size 4:4:4), whose
-// values the README there lists to 17 digits, raw per plane and combined and
-// in dB. Compared with ==. Also: RGB is refused naming videoconvert, and the
-// window is dump_ssim's (weights summing to 256, symmetric).
+// tests/data/ssim (8-bit and 10-bit 4:2:0, odd-size 4:4:4), whose
+// values tests/data/README.md lists to 17 digits, raw per plane and combined
+// and in dB. Compared with ==. Also: RGB is refused naming videoconvert, the
+// format check every backend and the element use (CheckSsimFormats) takes
+// exactly the pairs of one YUV format, and the window is dump_ssim's
+// (weights summing to 256, symmetric).
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -11,6 +13,7 @@
 
 #include "check.h"
 #include "cpu/ssim_reference.h"
+#include "ssim_planes.h"
 #include "ssim_table.h"
 #include "y4m_reader.h"
 
@@ -37,32 +40,52 @@ void TestRgbRefused() {
             "RGB: %s", st.message().c_str());
 }
 
+void TestFormatCheck() {
+  using s2c::PixelFormat;
+  S2C_CHECK(s2c::CheckSsimFormats(PixelFormat::kI420, PixelFormat::kI420).ok(), "I420 pair");
+  S2C_CHECK(s2c::CheckSsimFormats(PixelFormat::kP010_10LE, PixelFormat::kP010_10LE).ok(),
+            "P010 pair");
+  const struct {
+    PixelFormat ref, dist;
+    const char* named;  // in the message
+  } refused[] = {{PixelFormat::kRGB, PixelFormat::kRGB, "RGB and RGB"},
+                 {PixelFormat::kGray8, PixelFormat::kGray8, "GRAY8"},
+                 {PixelFormat::kI420, PixelFormat::kNV12, "I420 and NV12"},
+                 {PixelFormat::kUnknown, PixelFormat::kI420, "unknown format and I420"}};
+  for (const auto& r : refused) {
+    const s2c::Status st = s2c::CheckSsimFormats(r.ref, r.dist);
+    S2C_CHECK(st.code() == s2c::StatusCode::kInvalidArgument &&
+                  st.message().find(r.named) != std::string::npos &&
+                  st.message().find("videoconvert") != std::string::npos,
+              "%s: %s", r.named, st.message().c_str());
+  }
+}
+
 }  // namespace
 
 int main() {
   TestWindow();
   TestRgbRefused();
+  TestFormatCheck();
   const std::vector<s2c::test::SsimExpected> rows = s2c::test::ReadSsimTable();
-  if (rows.empty()) {
-    std::printf("skipped: ../shared/testdata/ssim not found\n");
-    return s2c::test::GlobalTally().failed == 0 ? 77 : 1;
-  }
+  S2C_CHECK(rows.size() == s2c::test::kSsimPairs, "the README's table has %zu pairs, want %zu",
+            rows.size(), s2c::test::kSsimPairs);
   for (const s2c::test::SsimExpected& e : rows) {
     s2c::test::Y4mFrame ref, dist;
     std::string error;
-    const bool read = s2c::test::ReadSsimPair(e, &ref, &dist, &error);
-    S2C_CHECK(read, "%s", error.c_str());
-    if (!read) continue;
+    if (!S2C_CHECK(s2c::test::ReadSsimPair(e, &ref, &dist, &error), "%s", error.c_str())) {
+      continue;
+    }
     s2c::SsimResult r;
     const s2c::Status st = s2c::SsimCompare(ref.View(), dist.View(), &r);
-    S2C_CHECK(st.ok(), "%s: %s", e.dist.c_str(), st.message().c_str());
-    if (!st.ok()) continue;
-    const std::string what = e.ref + " / " + e.dist;
-    S2C_CHECK_SAME_DOUBLE(r.plane[0], e.y, (what + ", Y'").c_str());
-    S2C_CHECK_SAME_DOUBLE(r.plane[1], e.cb, (what + ", Cb").c_str());
-    S2C_CHECK_SAME_DOUBLE(r.plane[2], e.cr, (what + ", Cr").c_str());
-    S2C_CHECK_SAME_DOUBLE(r.combined, e.combined, (what + ", combined").c_str());
-    S2C_CHECK_SAME_DOUBLE(r.combined_db, e.combined_db, (what + ", dB").c_str());
+    if (!S2C_CHECK(st.ok(), "%s: %s", e.dist.c_str(), st.message().c_str())) continue;
+    const char* a = e.ref.c_str();
+    const char* b = e.dist.c_str();
+    S2C_CHECK_SAME(r.plane[0], e.y, "%s / %s, Y'", a, b);
+    S2C_CHECK_SAME(r.plane[1], e.cb, "%s / %s, Cb", a, b);
+    S2C_CHECK_SAME(r.plane[2], e.cr, "%s / %s, Cr", a, b);
+    S2C_CHECK_SAME(r.combined, e.combined, "%s / %s, combined", a, b);
+    S2C_CHECK_SAME(r.combined_db, e.combined_db, "%s / %s, dB", a, b);
   }
-  return s2c::test::GlobalTally().Finish();
+  return s2c::test::Finish();
 }

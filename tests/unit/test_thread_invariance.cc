@@ -42,14 +42,14 @@ struct Run {
 void CheckSame(const Run& a, const Run& b, const char* what, int threads) {
   char name[160];
   std::snprintf(name, sizeof(name), "%s, %d threads: score", what, threads);
-  S2C_CHECK_SAME_DOUBLE(b.result.score, a.result.score, name);
+  S2C_CHECK_SAME(b.result.score, a.result.score, "%s", name);
   double va[s2c::kNumWeights], vb[s2c::kNumWeights];
   const int na = a.result.subscores.InWeightOrder(va);
   const int nb = b.result.subscores.InWeightOrder(vb);
   S2C_CHECK(na == nb, "%s, %d threads: %d sub-scores, 1 thread %d", what, threads, nb, na);
   for (int i = 0; i < na && i < nb; ++i) {
     std::snprintf(name, sizeof(name), "%s, %d threads: sub-score %d", what, threads, i);
-    S2C_CHECK_SAME_DOUBLE(vb[i], va[i], name);
+    S2C_CHECK_SAME(vb[i], va[i], "%s", name);
   }
   S2C_CHECK(a.planes.hashes == b.planes.hashes && !a.planes.hashes.empty(),
             "%s, %d threads: the planes differ from those of 1 thread", what, threads);
@@ -93,5 +93,5 @@ int main() {
     std::printf("%-28s score %.17g, %zu planes\n", what, runs[0].result.score,
                 runs[0].planes.hashes.size());
   }
-  return s2c::test::GlobalTally().Finish();
+  return s2c::test::Finish();
 }

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A debugging aid, not a feature: a backend made slower on purpose, so that
-// tests can show what the element does when scoring cannot keep up with
-// real time, and then catches up. The element wraps its backend in one only
-// when the environment variable S2C_DEBUG_PAIR_DELAY_MS is set
-// (docs/element.md, "Debugging").
-#ifndef S2C_DELAYED_BACKEND_H_
-#define S2C_DELAYED_BACKEND_H_
+// A test aid: a backend made slower on purpose, so that the live tests can
+// show what the element does when scoring cannot keep up with real time,
+// and then catches up. Only the live tests' static build of the plugin uses
+// it (static_plugin.h); the installed plugin does not contain it.
+#ifndef S2C_TESTS_DELAYED_BACKEND_H_
+#define S2C_TESTS_DELAYED_BACKEND_H_
 
 #include <memory>
 
@@ -22,4 +21,4 @@ std::unique_ptr<Backend> WithPairDelay(std::unique_ptr<Backend> inner, double de
 
 }  // namespace s2c
 
-#endif  // S2C_DELAYED_BACKEND_H_
+#endif  // S2C_TESTS_DELAYED_BACKEND_H_

@@ -2,8 +2,8 @@
 // The owning host float plane of the CPU reference; its view is the
 // PlaneView that host and device code share (steps/plane_view.h). Planes are
 // allocated for the largest scale and shrunk per scale, as libjxl does.
-#ifndef S2C_IMAGE_H_
-#define S2C_IMAGE_H_
+#ifndef S2C_CPU_HOST_PLANE_H_
+#define S2C_CPU_HOST_PLANE_H_
 
 #include <cstddef>
 #include <vector>
@@ -44,4 +44,4 @@ class HostPlane {
 
 }  // namespace s2c
 
-#endif  // S2C_IMAGE_H_
+#endif  // S2C_CPU_HOST_PLANE_H_
