@@ -13,6 +13,8 @@
 //     ratio. "1 flight" is the latency of one pair as a caller sees it:
 //     submit, wait, collect, host overheads included.
 // Usage: bench_cuda [pairs] [seconds-per-config] [max-depth (6)] [WxH ...]
+// (on the f64 path S2C_TEST_DEVICE_FP64 names: native, integer, or auto,
+// the default: tests/gpu/profile-pipeline.sh --fp64)
 //
 // bench_cuda --paths [runs (30)] [WxH ...]: the two f64 paths (device-fp64
 // native and integer) side by side, exact sums, 8-bit I420 from device
@@ -35,6 +37,7 @@
 
 #include "backend_timing.h"
 #include "check.h"
+#include "device_fp64_env.h"
 #include "cuda/cuda_backend.h"
 #include "generated_frames.h"
 #include "placed_frame.h"
@@ -98,7 +101,7 @@ std::vector<std::pair<int, int>> Sizes(int argc, char** argv, int first) {
 
 std::unique_ptr<s2c::CudaBackend> MakeBackend(s2c::CudaSumMode mode, int max_depth, bool timed,
                                               bool graphs, int w, int h,
-                                              s2c::DeviceFp64 fp64 = s2c::DeviceFp64::kAuto) {
+                                              s2c::DeviceFp64 fp64 = s2c::test::DeviceFp64FromEnv()) {
   s2c::CudaBackendOptions o;
   o.device_fp64 = fp64;
   o.max_in_flight = max_depth;
