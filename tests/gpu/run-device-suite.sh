@@ -14,7 +14,9 @@
 # Prints one "ok"/"FAIL" line per step (each step at most 300 s; full logs in
 # /tmp/s2c-step-NAME.log) and exits non-zero if any failed.
 # A GStreamer runtime from ../shared/device/gst-bundle.sh is used when
-# .gstbundle/env.sh exists (machines without GStreamer).
+# .gstbundle/env.sh exists (machines without GStreamer); the element's SSIM
+# test reads its files with y4mdec, which the bundle adds when asked:
+#   GST_BUNDLE_PLUGINS=y4mdec ../shared/device/gst-bundle.sh
 set -uo pipefail
 build=$(realpath "${1:-build}")
 export S2C_TESTDATA=$(realpath "${2:-tests/data}")
