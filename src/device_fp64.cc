@@ -3,20 +3,22 @@
 
 namespace s2c {
 
-bool FullRateFp64(int major, int minor) {
+double Fp64LanesPerSm(int major, int minor) {
   // The one table of GPUs whose f64 units are fast: compute capability.
   static constexpr struct {
     int major, minor;
-  } kFullRate[] = {{6, 0}, {7, 0}, {8, 0}, {9, 0}, {10, 0}};
+    double lanes;
+  } kFullRate[] = {{6, 0, 32}, {7, 0, 32}, {8, 0, 32}, {9, 0, 64}, {10, 0, 64}};
   for (const auto& cc : kFullRate) {
-    if (cc.major == major && cc.minor == minor) return true;
+    if (cc.major == major && cc.minor == minor) return cc.lanes;
   }
-  return false;
+  return 2;
 }
 
 DeviceFp64 ResolveDeviceFp64(DeviceFp64 choice, int major, int minor) {
   if (choice != DeviceFp64::kAuto) return choice;
-  return FullRateFp64(major, minor) ? DeviceFp64::kNative : DeviceFp64::kInteger;
+  return Fp64LanesPerSm(major, minor) < kIntegerPathCrossoverLanesPerSm ? DeviceFp64::kInteger
+                                                                        : DeviceFp64::kNative;
 }
 
 const char* DeviceFp64Name(DeviceFp64 choice) {

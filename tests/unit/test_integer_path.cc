@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "check.h"
+#include "device_fp64.h"
 #include "cpu/cpu_reference.h"
 #include "image_io.h"
 #include "ordered_sum_fixtures.h"
@@ -194,7 +195,26 @@ void CheckPair(const char* ref_name, const char* dist_name, Counts* counts) {
 }  // namespace
 }  // namespace s2c
 
+// device-fp64's choice: native and integer as asked on every GPU; auto by
+// the f64 lanes per SM against the model's crossover (none of today's GPUs
+// is below it, docs/performance.md).
+static void CheckChoice() {
+  using s2c::DeviceFp64;
+  const int ccs[][2] = {{6, 0}, {7, 0}, {7, 5}, {8, 0}, {8, 6}, {8, 9}, {9, 0}, {12, 0}};
+  for (const auto& cc : ccs) {
+    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kNative, cc[0], cc[1]) == DeviceFp64::kNative);
+    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kInteger, cc[0], cc[1]) == DeviceFp64::kInteger);
+    const bool below = s2c::Fp64LanesPerSm(cc[0], cc[1]) < s2c::kIntegerPathCrossoverLanesPerSm;
+    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kAuto, cc[0], cc[1]) ==
+                  (below ? DeviceFp64::kInteger : DeviceFp64::kNative),
+              "auto on %d.%d", cc[0], cc[1]);
+  }
+  S2C_CHECK(s2c::Fp64LanesPerSm(9, 0) == 64 && s2c::Fp64LanesPerSm(8, 9) == 2 &&
+            s2c::Fp64LanesPerSm(7, 5) == 2);
+}
+
 int main() {
+  CheckChoice();
   s2c::Counts counts;
   s2c::CheckPair("flower_small.png", "flower_small_q30.png", &counts);
   s2c::CheckPair("flower_small.png", "flower_small_q90.png", &counts);
