@@ -42,6 +42,11 @@ static gboolean IsBackend(const char* name) {
          strcmp(name, "cuda") == 0;
 }
 
+static gboolean IsDeviceFp64(const char* name) {
+  return strcmp(name, "auto") == 0 || strcmp(name, "native") == 0 ||
+         strcmp(name, "integer") == 0;
+}
+
 // The whole text as a finite number (no "nan", "inf", or trailing text).
 static gboolean ParseFinite(const char* option, const char* text, double* out) {
   char* end = NULL;
@@ -72,6 +77,9 @@ static gboolean ParseTime(const char* option, const char* text, GstClockTime* ou
 static gboolean CheckOwnOptions(Options* o) {
   const char* wrong = NULL;
   if (o->backend != NULL && !IsBackend(o->backend)) wrong = "--backend: auto, cpu or cuda";
+  if (o->device_fp64 != NULL && !IsDeviceFp64(o->device_fp64)) {
+    wrong = "--device-fp64: auto, native or integer";
+  }
   if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
   if (o->metric != NULL && !IsMetric(o->metric)) wrong = "--metric: ssimulacra2, ssim or both";
   if (wrong != NULL) {
@@ -114,6 +122,9 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
        "ssimulacra2 (the default), ssim (Xiph's dump_ssim, on YUV: other inputs are "
        "converted) or both", "NAME"},
       {"device", 'd', 0, G_OPTION_ARG_STRING, &o->device, "CUDA device to score on", "N"},
+      {"device-fp64", 0, 0, G_OPTION_ARG_STRING, &o->device_fp64,
+       "CUDA: native (the GPU's f64 units), integer (no f64 instruction) or auto (by the "
+       "GPU: integer where f64 is slow); the scores do not change; default auto", "NAME"},
       {"threads", 't', 0, G_OPTION_ARG_STRING, &o->threads,
        "CPU backend threads (default 0: one per core; the scores do not change)", "N"},
       {"frames", 0, 0, G_OPTION_ARG_NONE, &o->frames,
@@ -324,7 +335,7 @@ gboolean SetNumberProperty(GstElement* element, const char* property, const char
 }
 
 void ClearOptions(Options* o) {
-  gchar** texts[] = {&o->backend,     &o->metric,     &o->format,   &o->output,
+  gchar** texts[] = {&o->backend,     &o->device_fp64, &o->metric,     &o->format,   &o->output,
                      &o->device,      &o->threads,    &o->threshold, &o->dist_offset,
                      &o->start_text,  &o->end_text,   &o->every_text, &o->size,
                      &o->pixel_format, &o->fps};

@@ -13,6 +13,7 @@
 
 typedef struct {
   gchar* backend;
+  gchar* device_fp64;  // the element's device-fp64
   gchar* metric;
   gchar* format;  // the results file's
   gchar* output;

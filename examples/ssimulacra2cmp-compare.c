@@ -97,6 +97,9 @@ static const char* MetricsFlags(const char* name) {
 // a message when a number is out of the property's range.
 static int SetUpElement(GstElement* cmp, const Options* o, Report* report) {
   if (o->backend != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "backend", o->backend);
+  if (o->device_fp64 != NULL) {
+    gst_util_set_object_arg(G_OBJECT(cmp), "device-fp64", o->device_fp64);
+  }
   gst_util_set_object_arg(G_OBJECT(cmp), "metrics", MetricsFlags(o->metric));
   const struct {
     const char* property;

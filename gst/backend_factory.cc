@@ -10,14 +10,15 @@ namespace s2c {
 
 namespace {
 
-Status MakeCuda(GstElement* element, int device_id, int max_in_flight,
+Status MakeCuda(GstElement* element, int device_id, int max_in_flight, DeviceFp64 device_fp64,
                 std::unique_ptr<Backend>* out) {
 #ifdef S2C_GST_CUDA
-  return MakeContextBoundCudaBackend(element, device_id, max_in_flight, out);
+  return MakeContextBoundCudaBackend(element, device_id, max_in_flight, device_fp64, out);
 #else
   (void)element;
   (void)device_id;
   (void)max_in_flight;
+  (void)device_fp64;
   (void)out;
   return Unsupported("this build of ssimulacra2cmp has no CUDA backend");
 #endif
@@ -26,12 +27,13 @@ Status MakeCuda(GstElement* element, int device_id, int max_in_flight,
 }  // namespace
 
 Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, int cpu_threads, BackendSelection* out) {
+                     int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
+                     BackendSelection* out) {
   out->backend.reset();
   out->is_cuda = false;
   out->fallback_reason.clear();
   if (choice != BackendChoice::kCpu) {
-    Status cuda = MakeCuda(element, device_id, max_in_flight, &out->backend);
+    Status cuda = MakeCuda(element, device_id, max_in_flight, device_fp64, &out->backend);
     if (cuda.ok()) {
       out->is_cuda = true;
       return cuda;

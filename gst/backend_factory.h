@@ -13,6 +13,7 @@
 #include <string>
 
 #include "backend.h"
+#include "device_fp64.h"
 #include "status.h"
 
 namespace s2c {
@@ -29,9 +30,11 @@ struct BackendSelection {
 // kCuda without a usable device (or in a build without CUDA) fails with
 // kNoDevice / kUnsupported; kAuto then takes the CPU and says why.
 // `element` is the one whose CUDA context is shared through GstContext.
-// `cpu_threads` <= 0: one per core.
+// `cpu_threads` <= 0: one per core. `device_fp64`: the CUDA backend's f64
+// path.
 Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, int cpu_threads, BackendSelection* out);
+                     int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
+                     BackendSelection* out);
 
 }  // namespace s2c
 

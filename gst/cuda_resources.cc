@@ -136,7 +136,7 @@ void WaitForCudaWriters(GstBuffer* buffer) {
 }
 
 Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_in_flight,
-                                   std::unique_ptr<Backend>* out) {
+                                   DeviceFp64 device_fp64, std::unique_ptr<Backend>* out) {
   if (!gst_cuda_load_library()) {
     return Status(StatusCode::kNoDevice, "the CUDA driver library could not be loaded");
   }
@@ -150,13 +150,20 @@ Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_i
   guint context_device = 0;
   g_object_get(context, "cuda-device-id", &context_device, nullptr);
 
-  std::unique_ptr<Backend> cuda;
+  std::unique_ptr<CudaBackend> cuda;
   if (!gst_cuda_context_push(context)) {
     return Status(StatusCode::kDeviceError, "could not make the CUDA context current");
   }
-  const Status status = MakeCudaBackend(static_cast<int>(context_device), max_in_flight, &cuda);
+  CudaBackendOptions options;
+  options.device_id = static_cast<int>(context_device);
+  options.max_in_flight = max_in_flight;
+  options.device_fp64 = device_fp64;
+  const Status status = MakeCudaBackend(options, &cuda);
   gst_cuda_context_pop(nullptr);
   if (!status.ok()) return status;
+  GST_INFO_OBJECT(element, "CUDA device %u: f64 steps on the %s path (device-fp64=%s)",
+                  context_device, DeviceFp64Name(cuda->F64PathInUse()),
+                  DeviceFp64Name(device_fp64));
   *out = std::make_unique<ContextBoundBackend>(context, std::move(cuda));
   return Status::Ok();
 }

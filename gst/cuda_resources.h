@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "backend.h"
+#include "device_fp64.h"
 #include "status.h"
 
 namespace s2c {
@@ -46,9 +47,9 @@ void WaitForCudaWriters(GstBuffer* buffer);
 // backend inside it. Every call on the returned backend runs with that
 // context pushed, which the CUDA backend requires and which makes the device
 // pointers of GST_MAP_CUDA valid for it. kNoDevice when the driver or a
-// device is missing.
+// device is missing. The f64 path device_fp64 resolves to is logged.
 Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_in_flight,
-                                   std::unique_ptr<Backend>* out);
+                                   DeviceFp64 device_fp64, std::unique_ptr<Backend>* out);
 
 }  // namespace s2c
 

@@ -78,6 +78,20 @@ GType MetricsGetType() {
   return type;
 }
 
+GType DeviceFp64GetType() {
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+      {static_cast<int>(DeviceFp64::kAuto),
+       "integer on GPUs with slow f64 units, by compute capability", "auto"},
+      {static_cast<int>(DeviceFp64::kNative), "the GPU's f64 units", "native"},
+      {static_cast<int>(DeviceFp64::kInteger), "integers, no f64 instruction", "integer"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type, g_enum_register_static("GstSsimulacra2CmpDeviceFp64", values));
+  }
+  return type;
+}
+
 }  // namespace
 
 // Most properties are read once, at start: they change in NULL or READY
@@ -181,6 +195,16 @@ void InstallElementProperties(GObjectClass* oc) {
                          "or both (ssimulacra2+ssim)",
                          MetricsGetType(), DEFAULT_METRICS, flags));
   g_object_class_install_property(
+      oc, PROP_DEVICE_FP64,
+      g_param_spec_enum("device-fp64", "Device f64",
+                        "How the CUDA backend evaluates the metric's double-precision steps, "
+                        "with the same score bits either way: native (the GPU's f64 units), "
+                        "integer (no f64 instruction), or auto: native on compute capability "
+                        "6.0, 7.0, 8.0, 9.0 and 10.0 (P100, V100, A100, H100/H200, B200), "
+                        "integer on every other GPU (T4, A10, L4, RTX and embedded parts "
+                        "run f64 at 1/32 to 1/64 of f32)",
+                        DeviceFp64GetType(), static_cast<int>(DEFAULT_DEVICE_FP64), flags));
+  g_object_class_install_property(
       oc, PROP_LAST_SCORE,
       g_param_spec_double("last-score", "Last score",
                           "Score of the last scored pair (NaN before the first)",
@@ -233,6 +257,9 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
       return true;
     case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
+    case PROP_DEVICE_FP64:
+      s->device_fp64 = static_cast<DeviceFp64>(g_value_get_enum(value));
+      return true;
     case PROP_METRICS: {
       // No metric at all means the default rather than an element that
       // scores nothing.
@@ -273,6 +300,7 @@ bool GetSettingsProperty(const ElementSettings& s,
       return true;
     case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
+    case PROP_DEVICE_FP64: g_value_set_enum(value, static_cast<int>(s.device_fp64)); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;
     default:
       return false;

@@ -39,6 +39,7 @@ enum ElementProperty {
   PROP_LINK_TIMEOUT,
   PROP_CPU_THREADS,
   PROP_METRICS,
+  PROP_DEVICE_FP64,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -57,6 +58,7 @@ enum ElementProperty {
 #define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
 #define DEFAULT_CPU_THREADS 0
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
+#define DEFAULT_DEVICE_FP64 s2c::DeviceFp64::kAuto
 
 // The settable properties except results-location, which is kept apart so
 // that copying the settings on each frame never allocates.
@@ -75,6 +77,7 @@ struct ElementSettings {
   GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
   int cpu_threads = DEFAULT_CPU_THREADS;
   unsigned metrics = DEFAULT_METRICS;  // Metric bits
+  DeviceFp64 device_fp64 = DEFAULT_DEVICE_FP64;
 };
 
 // Installs every property of the element, the read-only ones included, and

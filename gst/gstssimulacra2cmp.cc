@@ -285,8 +285,8 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
   s2c::ElementState* p = self->priv;
   s2c::BackendSelection selection;
   const s2c::Status status = s2c::SelectBackend(
-      GST_ELEMENT(self), s.backend, s.cuda_device_id, s.max_in_flight, s.cpu_threads,
-      &selection);
+      GST_ELEMENT(self), s.backend, s.cuda_device_id, s.max_in_flight, s.device_fp64,
+      s.cpu_threads, &selection);
   if (!status.ok()) {
     GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
                       ("backend=cuda but no usable CUDA device: %s. Use backend=cpu, "

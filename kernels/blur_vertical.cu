@@ -54,7 +54,7 @@ struct VerticalArgs {
   PairPlanes xyb;
   MapTermsAt m;  // the blurred planes; prepared values go to three of them
   int h;
-  double* advice;  // [c * 6 + k][chunk], added to
+  void* advice;  // [c * 6 + k][chunk], the path's Advice, added to
   uint64_t chunks;
   BlurPlanes observed;  // kObserve: where the blurred planes go
 };
@@ -86,8 +86,10 @@ __device__ __forceinline__ float& Lane(float4& v, int p) {
 // to two shared buffers in turn, so one barrier per batch suffices: a warp
 // writes a buffer again two batches later, after a barrier that every warp
 // reaches only once it is done with the terms it read from that buffer.
-template <bool kObserve>
+// Path: NativeF64 or IntegerF64 (src/steps/f64_paths.h).
+template <bool kObserve, class Path>
 __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
+  using Advice = typename Path::Advice;
   __shared__ float out[2][kNumBlurKinds][kBatch][kOutPitch];
   const int lane = threadIdx.x % 32, kind = threadIdx.x / 32;
   const int c = blockIdx.y;
@@ -148,7 +150,7 @@ __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
 #pragma unroll
     for (int j = 0; j < 2 * kBlurRadius; ++j) held[j] = held[j + kBatch];
     __syncthreads();  // the batch's outputs of all five planes are in `out`
-    double t[kTerms] = {};
+    Advice t[kTerms] = {};
     if (row_inside) {
       const auto& o = out[buffer];
       const int col = quad_x - x0;
@@ -156,16 +158,17 @@ __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
 #pragma unroll
       for (int q = 0; q < kQuad; ++q) {
         const int j = row_in_batch, k = col + q;
-        const PreparedTerms prepared =
-            PrepareTerms(Lane(x1, q), o[kMu1][j][k], Lane(x2, q), o[kMu2][j][k],
-                         o[kSigma11][j][k], o[kSigma22][j][k], o[kSigma12][j][k]);
+        const PreparedBits prepared =
+            Path::Prepare(Lane(x1, q), o[kMu1][j][k], Lane(x2, q), o[kMu2][j][k],
+                          o[kSigma11][j][k], o[kSigma22][j][k], o[kSigma12][j][k]);
         const MapTermsAt::PreparedRows::Words words = MapTermsAt::PreparedRows::WordsOf(prepared);
         Lane(ratio, q) = words.ratio;
         Lane(edge_lo, q) = words.edge_lo;
         Lane(edge_hi, q) = words.edge_hi;
         if (quad_x + q < w) {
-          const PixelTerms finished = FinishTerms(prepared);
-          for (int i = 0; i < kTerms; ++i) t[i] += finished.t[i];
+          Advice advice[kTerms];
+          Path::PixelAdvice(prepared, advice);
+          for (int i = 0; i < kTerms; ++i) t[i] += advice[i];
         }
         if constexpr (kObserve) {
           if (quad_x + q < w) {
@@ -184,10 +187,10 @@ __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
     // then lane k of the row adds term k to the advice of the chunk where
     // the row's pixels start: the few pixels of a row that pass into the
     // next chunk count in this one, which the advice allows.
-    double mine = 0.0;
+    Advice mine = Advice(0);
 #pragma unroll
     for (int i = 0; i < kTerms; ++i) {
-      double v = t[i];
+      Advice v = t[i];
       for (int step = kQuadsPerRow / 2; step > 0; step /= 2) {
         v += __shfl_xor_sync(0xFFFFFFFFu, v, step);
       }
@@ -195,32 +198,41 @@ __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
     }
     if (row_inside && lane % kQuadsPerRow < kTerms) {
       const uint64_t chunk = (static_cast<uint64_t>(y) * w + x0) / kSumChunkTerms;
-      atomicAdd(&a.advice[(c * kTerms + lane % kQuadsPerRow) * a.chunks + chunk], mine);
+      atomicAdd(&static_cast<Advice*>(a.advice)[(c * kTerms + lane % kQuadsPerRow) * a.chunks + chunk],
+                mine);
     }
   }
+}
+
+template <class Path>
+cudaError_t LaunchVertical(const VerticalArgs& a, bool observe, cudaStream_t stream) {
+  const dim3 grid((a.m.w + kColumns - 1) / kColumns, 3);
+  if (observe) {
+    BlurVerticalKernel<true, Path><<<grid, kThreads, 0, stream>>>(a);
+  } else {
+    BlurVerticalKernel<false, Path><<<grid, kThreads, 0, stream>>>(a);
+  }
+  return cudaGetLastError();
 }
 
 }  // namespace
 
 cudaError_t LaunchBlurVerticalTerms(const RecursiveGaussian& rg, const PairPlanes& xyb,
                                     const BlurPlanes& blurred, void* sum_workspace,
-                                    const BlurPlanes* observed, cudaStream_t stream) {
+                                    const BlurPlanes* observed, F64Path path,
+                                    cudaStream_t stream) {
   if (rg.radius != kBlurRadius) return cudaErrorInvalidValue;
   const int w = blurred.p[0][0].width, h = blurred.p[0][0].height;
   const uint64_t pixels = static_cast<uint64_t>(w) * h;
   const uint64_t chunks = OrderedSumChunks(pixels);
-  double* advice = OrderedSumAdvice(MapSumsWorkspace(sum_workspace, pixels));
+  void* advice = OrderedSumAdvice(MapSumsWorkspace(sum_workspace, pixels));
+  // Zero as a double is zero as a float: the whole buffer, for either path.
   cudaError_t e = cudaMemsetAsync(advice, 0, sizeof(double) * kSumTerms * chunks, stream);
   if (e != cudaSuccess) return e;
   const VerticalArgs a{rg, xyb, MapTermsAt(blurred, w), h, advice, chunks,
                        observed ? *observed : BlurPlanes()};
-  const dim3 grid((w + kColumns - 1) / kColumns, 3);
-  if (observed) {
-    BlurVerticalKernel<true><<<grid, kThreads, 0, stream>>>(a);
-  } else {
-    BlurVerticalKernel<false><<<grid, kThreads, 0, stream>>>(a);
-  }
-  return cudaGetLastError();
+  if (path == F64Path::kInteger) return LaunchVertical<IntegerF64>(a, observed, stream);
+  return LaunchVertical<NativeF64>(a, observed, stream);
 }
 
 }  // namespace cuda

@@ -17,27 +17,26 @@ namespace s2c {
 namespace cuda {
 namespace {
 
-__device__ __forceinline__ void CopyTerms(const PixelTerms& p, double (&t)[kTerms]) {
-  for (int k = 0; k < kTerms; ++k) t[k] = p.t[k];
-}
-
 // The ordered sum's view of the terms: element i is raster pixel i, its 18
 // terms those of the three channels, given one channel (group) at a time so
 // that the ordered sum's passes run a block per chunk and channel, each
 // holding 6 running increments. All 18 sums in one launch measured faster on
 // the H200 than one launch per channel, mainly at 1080p
 // (docs/history/performance-2026.md).
-// The terms are finished from the prepared values.
+// The terms are finished from the prepared values, by Path (NativeF64 or
+// IntegerF64, src/steps/f64_paths.h), as doubles or their bit patterns.
+template <class Path>
 struct PreparedTermsOf {
+  using Term = typename Path::Term;
   static constexpr int kGroups = 3;
   // FinishTerms clamps every term at zero (each is >= 0, -0.0 or NaN), so
   // the sums take the rule without the negative-term check (ClampedTerms).
   static constexpr bool kClamped = true;
   MapTermsAt m;
-  __device__ void operator()(uint64_t i, int c, double (&t)[kTerms]) const {
+  __device__ void operator()(uint64_t i, int c, Term (&t)[kTerms]) const {
     int x, y;
     m.Position(i, &x, &y);
-    CopyTerms(FinishTerms(m.PreparedOf(c, y).Load(x)), t);
+    Path::Finish(m.PreparedOf(c, y).Load(x), t);
   }
   // Runs of consecutive pixels (the increments and walk passes): the
   // position and the row pointers once per run, again only where the run
@@ -56,8 +55,8 @@ struct PreparedTermsOf {
         x = 0;
         rows = m.PreparedOf(c, ++y);
       }
-      double t[kTerms];
-      CopyTerms(FinishTerms(rows.Load(x++)), t);
+      Term t[kTerms];
+      Path::Finish(rows.Load(x++), t);
       visit(j, t);
     }
   }
@@ -65,7 +64,8 @@ struct PreparedTermsOf {
 
 constexpr int kChunkSumThreads = 256;
 
-// Tree sums: one block per sum adds up its chunks' sums (the advice).
+// Tree sums: one block per sum adds up its chunks' sums (the native path's
+// advice).
 __global__ void __launch_bounds__(kChunkSumThreads)
     SumChunksKernel(const double* advice, uint64_t chunks, double* sums) {
   const double* a = advice + blockIdx.x * chunks;
@@ -84,11 +84,16 @@ size_t MapSumsWorkspaceBytes(int width, int height) {
 }
 
 cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, double* sums,
-                               cudaStream_t stream) {
+                               F64Path path, cudaStream_t stream) {
   const int w = prepared.p[0][0].width, h = prepared.p[0][0].height;
   const uint64_t n = static_cast<uint64_t>(w) * h;
-  return LaunchOrderedSumsAdvised<kSumTerms>(PreparedTermsOf{MapTermsAt(prepared, w)}, n,
-                                             MapSumsWorkspace(workspace, n), sums, stream);
+  const MapTermsAt at(prepared, w);
+  const OrderedSumWorkspace ws = MapSumsWorkspace(workspace, n);
+  if (path == F64Path::kInteger) {
+    return LaunchOrderedSumsAdvised<kSumTerms>(PreparedTermsOf<IntegerF64>{at}, n, ws, sums,
+                                               stream);
+  }
+  return LaunchOrderedSumsAdvised<kSumTerms>(PreparedTermsOf<NativeF64>{at}, n, ws, sums, stream);
 }
 
 cudaError_t LaunchMapSumsTree(int width, int height, void* workspace, double* sums,

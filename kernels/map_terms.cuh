@@ -12,29 +12,27 @@
 
 #include "ordered_sum_launch.h"
 #include "ssimulacra2_launch.h"
-#include "steps/pixel_steps.h"
+#include "steps/f64_paths.h"
 
 namespace s2c {
 namespace cuda {
 
-constexpr int kTerms = 6;              // per pixel and channel
+constexpr int kTerms = kPixelTerms;    // per pixel and channel
 constexpr int kSumTerms = 3 * kTerms;  // per pixel: [c * 6 + k]
 
 struct MapTermsAt {
   BlurPlanes b;
   int w;
-  double inv_w;  // 1.0 / w
-  MapTermsAt(const BlurPlanes& blurred, int width) : b(blurred), w(width), inv_w(1.0 / width) {}
-  // Column and row of raster index i < 2^53 without a 64-bit division: the
-  // quotient from the reciprocal is off by at most one, and the remainder
-  // tells which way.
+  uint64_t recip;  // floor((2^64 - 1) / w)
+  MapTermsAt(const BlurPlanes& blurred, int width)
+      : b(blurred), w(width), recip(~uint64_t{0} / static_cast<uint64_t>(width)) {}
+  // Column and row of raster index i < 2^63 without a 64-bit division (and
+  // without f64 arithmetic): the quotient from the fixed-point reciprocal is
+  // the true one or one less, and the remainder tells which.
   __device__ void Position(uint64_t i, int* x, int* y) const {
-    long long q = static_cast<long long>(static_cast<double>(i) * inv_w);
-    long long r = static_cast<long long>(i) - q * w;
-    if (r < 0) {
-      --q;
-      r += w;
-    } else if (r >= w) {
+    uint64_t q = __umul64hi(i, recip);
+    uint64_t r = i - q * static_cast<uint64_t>(w);
+    if (r >= static_cast<uint64_t>(w)) {
       ++q;
       r -= w;
     }
@@ -44,8 +42,8 @@ struct MapTermsAt {
   // Where a pixel's prepared values are kept once the vertical pass has
   // formed them: in place of three of the blurred planes, whose rows the
   // pass has read by then (sigma12 holds the f32 ratio, sigma11 and sigma22
-  // the low and high words of the f64 edge ratio, bits as they are), so
-  // nothing more is allocated.
+  // the low and high words of the f64 edge ratio's bits), so nothing more
+  // is allocated.
   struct PreparedRows {
     float *ratio, *edge_lo, *edge_hi;
     // A pixel's prepared values as the three words stored (the vertical
@@ -53,12 +51,13 @@ struct MapTermsAt {
     struct Words {
       float ratio, edge_lo, edge_hi;
     };
-    __device__ static Words WordsOf(PreparedTerms p) {
-      return {p.ratio, __int_as_float(__double2loint(p.edge)),
-              __int_as_float(__double2hiint(p.edge))};
+    __device__ static Words WordsOf(PreparedBits p) {
+      return {p.ratio, __uint_as_float(static_cast<uint32_t>(p.edge)),
+              __uint_as_float(static_cast<uint32_t>(p.edge >> 32))};
     }
-    __device__ PreparedTerms Load(int x) const {
-      return {ratio[x], __hiloint2double(__float_as_int(edge_hi[x]), __float_as_int(edge_lo[x]))};
+    __device__ PreparedBits Load(int x) const {
+      return {ratio[x], (static_cast<uint64_t>(__float_as_uint(edge_hi[x])) << 32) |
+                            __float_as_uint(edge_lo[x])};
     }
   };
   __device__ PreparedRows PreparedOf(int c, int y) const {

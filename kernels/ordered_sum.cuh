@@ -46,6 +46,7 @@
 
 #include "ordered_sum_launch.h"
 #include "steps/ordered_sum.h"
+#include "steps/ordered_sum_bits.h"
 #include "steps/ordered_sum_signed.h"
 
 namespace s2c {
@@ -64,7 +65,7 @@ static_assert(kSumChunkTerms % kIncrementThreads == 0 && kIncrementThreads % 32 
 
 template <class Increment>
 struct OrderedSumBuffers {
-  double* advice;          // [sum][chunk]
+  void* advice;            // [sum][chunk], the terms' Advice (8 bytes each at most)
   int32_t* key;            // [sum][chunk], the plan
   Increment* inc;          // [sum][chunk]
   Increment* suffix;       // [sum][chunk], the rest of the chunk's run
@@ -84,7 +85,7 @@ size_t BuffersBytes(size_t chunks, int k, OrderedSumBuffers<Increment>* b, char*
     return p;
   };
   OrderedSumBuffers<Increment> out;
-  out.advice = reinterpret_cast<double*>(take(sizeof(double)));
+  out.advice = take(sizeof(double));
   out.key = reinterpret_cast<int32_t*>(take(sizeof(int32_t)));
   out.inc = reinterpret_cast<Increment*>(take(sizeof(Increment)));
   out.suffix = reinterpret_cast<Increment*>(take(sizeof(Increment)));
@@ -124,6 +125,23 @@ struct SumRule {
                                                      NonNegativeTerms>>;
 };
 
+// The arithmetic of a functor's terms: doubles (TermsAsDoubles,
+// src/steps/ordered_sum.h), or, where it declares `using Term = uint64_t`,
+// their bit patterns (TermsAsBits, src/steps/ordered_sum_bits.h), for which
+// no kernel computes in f64.
+template <class Terms, class = void>
+struct TermArith {
+  using type = TermsAsDoubles;
+};
+template <class Terms>
+struct TermArith<Terms, std::void_t<typename Terms::Term>> {
+  static_assert(std::is_same_v<typename Terms::Term, double> ||
+                    std::is_same_v<typename Terms::Term, uint64_t>,
+                "terms are doubles or their bit patterns");
+  using type = std::conditional_t<std::is_same_v<typename Terms::Term, uint64_t>, TermsAsBits,
+                                  TermsAsDoubles>;
+};
+
 // Sums in groups: a functor may declare `static constexpr int kGroups = G`
 // (G divides K) and give one group's K / G terms at a time,
 //   __device__ void operator()(uint64_t i, int group, double (&t)[K / G]) const
@@ -144,10 +162,10 @@ struct TermGroups<Terms, std::void_t<decltype(Terms::kGroups)>> {
 // element at a time and fold them in at once, so that no thread holds more
 // than one element's terms (arrays of several elements' terms went to local
 // memory and capped the occupancy).
-template <int KG, int G, class Terms>
-__device__ void ElementTerms(const Terms& terms, uint64_t n, uint64_t i, int g, double (&t)[KG]) {
+template <int KG, int G, class Terms, class Term>
+__device__ void ElementTerms(const Terms& terms, uint64_t n, uint64_t i, int g, Term (&t)[KG]) {
   if (i >= n) {
-    for (int k = 0; k < KG; ++k) t[k] = 0.0;
+    for (int k = 0; k < KG; ++k) t[k] = Term{};  // +0.0
   } else if constexpr (G == 1) {
     terms(i, t);
   } else {
@@ -179,7 +197,7 @@ __device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_
   }
 #pragma unroll
   for (int j = 0; j < L; ++j) {
-    double t[KG];
+    typename TermArith<Terms>::type::Term t[KG];
     ElementTerms<KG, G>(terms, n, first + j, g, t);
     visit(j, t);
   }
@@ -191,21 +209,23 @@ __device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_
 // stored what the later ones read: docs/history/ordered-sum-2026.md). Then
 // one reduction per sum in the warp and one across the warps (one barrier
 // for all the group's sums).
-template <int K, class Terms>
+template <int K, class Terms, class Arith = typename TermArith<Terms>::type>
 __global__ void __launch_bounds__(kAdviceThreads)
-    OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks, double* advice) {
+    OrderedSumAdviceKernel(Terms terms, uint64_t n, uint64_t chunks,
+                           typename Arith::Advice* advice) {
+  using Advice = typename Arith::Advice;
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
   constexpr int kWarps = kAdviceThreads / 32;
   constexpr int kAdviceTerms = kSumChunkTerms / kAdviceThreads;
-  __shared__ double warp_sum[kWarps][KG];
+  __shared__ Advice warp_sum[kWarps][KG];
   const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
-  double acc[KG];
-  for (int k = 0; k < KG; ++k) acc[k] = 0.0;
+  Advice acc[KG];
+  for (int k = 0; k < KG; ++k) acc[k] = Advice(0);
   for (int j = 0; j < kAdviceTerms; ++j) {
-    double t[KG];
+    typename Arith::Term t[KG];
     ElementTerms<KG, G>(terms, n, c * kSumChunkTerms + j * kAdviceThreads + threadIdx.x, g, t);
-    for (int k = 0; k < KG; ++k) acc[k] += t[k];
+    for (int k = 0; k < KG; ++k) acc[k] += Arith::AdviceOf(t[k]);
   }
   for (int k = 0; k < KG; ++k) {
     for (int step = 16; step > 0; step /= 2) acc[k] += __shfl_down_sync(0xFFFFFFFFu, acc[k], step);
@@ -215,38 +235,40 @@ __global__ void __launch_bounds__(kAdviceThreads)
   }
   __syncthreads();
   if (threadIdx.x < KG) {
-    double sum = warp_sum[0][threadIdx.x];
+    Advice sum = warp_sum[0][threadIdx.x];
     for (int w = 1; w < kWarps; ++w) sum += warp_sum[w][threadIdx.x];
     advice[(g * KG + threadIdx.x) * chunks + c] = sum;
   }
 }
 
-// Templates only so that the header can define them in every user.
-template <class Rule, int kThreads>
+// Templates only so that the header can define them in every user (and
+// Arith names the advice's type in the kernel's name).
+template <class Rule, class Arith, int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    OrderedSumPlanKernel(const double* advice, uint64_t chunks, int32_t* key) {
+    OrderedSumPlanKernel(const typename Arith::Advice* advice, uint64_t chunks, int32_t* key) {
+  using Advice = typename Arith::Advice;
   constexpr int kTile = kThreads * kPlanItems;
-  using Load = cub::BlockLoad<double, kThreads, kPlanItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
-  using Scan = cub::BlockScan<double, kThreads>;
+  using Load = cub::BlockLoad<Advice, kThreads, kPlanItems, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+  using Scan = cub::BlockScan<Advice, kThreads>;
   using Store = cub::BlockStore<int32_t, kThreads, kPlanItems, cub::BLOCK_STORE_WARP_TRANSPOSE>;
   __shared__ union {
     typename Load::TempStorage load;
     typename Scan::TempStorage scan;
     typename Store::TempStorage store;
   } temp;
-  const double* a = advice + blockIdx.x * chunks;
+  const Advice* a = advice + blockIdx.x * chunks;
   int32_t* p = key + blockIdx.x * chunks;
-  double carry = 0.0;
+  Advice carry = Advice(0);
   for (uint64_t base = 0; base < chunks; base += kTile) {
     const int valid = static_cast<int>(chunks - base < kTile ? chunks - base : kTile);
-    double v[kPlanItems], before[kPlanItems], total;
-    Load(temp.load).Load(a + base, v, valid, 0.0);
+    Advice v[kPlanItems], before[kPlanItems], total;
+    Load(temp.load).Load(a + base, v, valid, Advice(0));
     __syncthreads();
     Scan(temp.scan).ExclusiveSum(v, before, total);
     __syncthreads();
     int32_t plan[kPlanItems];
     for (int j = 0; j < kPlanItems; ++j) {
-      const double b = carry + before[j];
+      const Advice b = carry + before[j];
       plan[j] = Rule::Plan(b, b + v[j]);
     }
     Store(temp.store).Store(p + base, plan, valid);
@@ -277,11 +299,13 @@ __device__ __forceinline__ SignedIncrement ShuffleDown(SignedIncrement v, int st
 // pass by the exact rule, evaluating the terms again rather than holding
 // them. A term-by-term plan's increment is never used (the walk adds such a
 // chunk in rounds), so it is not formed.
-template <int K, class Terms, class Rule = typename SumRule<Terms>::type>
+template <int K, class Terms, class Rule = typename SumRule<Terms>::type,
+          class Arith = typename TermArith<Terms>::type>
 __global__ void __launch_bounds__(kIncrementThreads)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
                               typename Rule::Increment* inc) {
   using Increment = typename Rule::Increment;
+  using Term = typename Arith::Term;
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
   static_assert(KG <= 32, "one bit per sum");
   constexpr int kWarps = kIncrementThreads / 32;
@@ -293,7 +317,7 @@ __global__ void __launch_bounds__(kIncrementThreads)
   const int lane = threadIdx.x;
   if (lane < KG) {
     plan[lane] = key[(g * KG + lane) * chunks + c];
-    scale[lane] = Rule::FastScale(plan[lane]);
+    if constexpr (Arith::kFastRule) scale[lane] = Rule::FastScale(plan[lane]);
   }
   __syncthreads();
   uint32_t wanted = 0;  // bit k: sum k's increment is formed
@@ -302,13 +326,16 @@ __global__ void __launch_bounds__(kIncrementThreads)
   Increment v[KG];
   for (int k = 0; k < KG; ++k) v[k] = Rule::kUnfitPair;
   uint32_t exact = 0;  // bit k: sum k needs the exact rule
-  if (wanted) {
+  if constexpr (!Arith::kFastRule) {
+    for (int k = 0; k < KG; ++k) v[k] = Rule::kNothing;
+    exact = wanted;
+  } else if (wanted) {
     // A tie flag per sum (a tie in one sum must not send the others to the
     // exact rule); what the rule shares between sums (non-negative terms:
     // one negative-term flag for all of them).
     typename Rule::Fast fast[KG];
     typename Rule::FastShared shared;
-    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
+    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const Term (&t)[KG]) {
       for (int k = 0; k < KG; ++k) Rule::FastAdd(fast[k], t[k], scale[k], shared);
     });
     for (int k = 0; k < KG; ++k) {
@@ -322,9 +349,11 @@ __global__ void __launch_bounds__(kIncrementThreads)
     }
   }
   if (exact) {
-    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const double (&t)[KG]) {
+    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const Term (&t)[KG]) {
       for (int k = 0; k < KG; ++k) {
-        if ((exact >> k) & 1) v[k] = Rule::Compose(v[k], Rule::Term(t[k], plan[k]));
+        if ((exact >> k) & 1) {
+          v[k] = Rule::Compose(v[k], Arith::template OneTerm<Rule>(t[k], plan[k]));
+        }
       }
     });
   }
@@ -403,11 +432,13 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <int K, class Terms, class Rule = typename SumRule<Terms>::type>
+template <int K, class Terms, class Rule = typename SumRule<Terms>::type,
+          class Arith = typename TermArith<Terms>::type>
 __global__ void __launch_bounds__(kSumChunkLanes)
     OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks,
-                         OrderedSumBuffers<typename Rule::Increment> b, double* out) {
+                         OrderedSumBuffers<typename Rule::Increment> b, uint64_t* out) {
   using Increment = typename Rule::Increment;
+  using Term = typename Arith::Term;
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
   constexpr int kWalkWindow = Rule::kWalkWindow;  // chunks of runs in shared memory
   static_assert(kWalkWindow % kSumChunkLanes == 0, "whole rounds of staging");
@@ -424,7 +455,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   __shared__ int32_t window_key[kWalkWindow];
   __shared__ Increment window_suffix[kWalkWindow];
   __shared__ uint32_t window_end[kWalkWindow];
-  __shared__ double x[kSumChunkTerms];
+  __shared__ Term x[kSumChunkTerms];
   __shared__ Increment prefix[kSumChunkLanes];
   // Written by lane 0 only, read by all after a barrier; every thread keeps
   // its own copy of the position so that no read overlaps lane 0's writes.
@@ -434,7 +465,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   const int k = blockIdx.x;
   const int lane = threadIdx.x;
   const uint64_t off = k * chunks;
-  if (lane == 0) sum_bits = SumBits(0.0);
+  if (lane == 0) sum_bits = 0;  // +0.0
   uint64_t pos = 0, base = 0, stop = 0;
   for (;;) {
     if (pos >= stop) {
@@ -462,30 +493,31 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     // Chunk pos, in rounds. The lane's terms go to shared memory as they
     // come (a run's loop is not unrolled), then into registers.
     RunTerms<kSumLaneTerms, KG, G>(terms, n, pos * kSumChunkTerms + lane * kSumLaneTerms, k / KG,
-                                   [&](int j, const double (&t)[KG]) {
-                                     double v = t[0];
+                                   [&](int j, const Term (&t)[KG]) {
+                                     Term v = t[0];
                                      for (int kk = 1; kk < KG; ++kk) v = kk == k % KG ? t[kk] : v;
                                      x[lane * kSumLaneTerms + j] = v;
                                    });
-    double mine[kSumLaneTerms];
+    Term mine[kSumLaneTerms];
 #pragma unroll
     for (int j = 0; j < kSumLaneTerms; ++j) mine[j] = x[lane * kSumLaneTerms + j];
     const uint64_t left = n - pos * kSumChunkTerms;
     const int nterms = left < kSumChunkTerms ? static_cast<int>(left) : kSumChunkTerms;
     int from = 0, passed = kSumChunkLanes;  // lanes the last round passed
-    const bool finite = __syncthreads_and(TermsFinite(mine, kSumLaneTerms));  // x complete
+    const bool finite = __syncthreads_and(Arith::Finite(mine, kSumLaneTerms));  // x complete
     for (int round = 0; from < kSumChunkLanes; ++round) {
       const uint64_t s = sum_bits;
       const int key = Rule::Key(s);
       if (key == kPlanTermByTerm || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
         __syncthreads();  // everyone has read sum_bits
-        if (lane == 0) sum_bits = AddRest(s, x, nterms, from * kSumLaneTerms, finite);
+        if (lane == 0) sum_bits = Arith::AddRest(s, x, nterms, from * kSumLaneTerms, finite);
         break;
       }
       // The lanes composed from `from` on: by a plain sum where the rule
       // allows it and no lane met a tie (PlainTotal; past the binade edge the
       // lanes are unfit, which counts as no tie), else by the ordered scan.
-      const Increment lane_inc = lane >= from ? LaneIncrement<Rule>(mine, key) : Rule::kNothing;
+      const Increment lane_inc =
+          lane >= from ? Arith::template Lane<Rule>(mine, key) : Rule::kNothing;
       Increment p;
       bool plain = false;
       if constexpr (Rule::kPlainTotals) plain = __syncthreads_and(SameFromEitherParity(lane_inc));
@@ -504,7 +536,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
       const int fitting = __syncthreads_count(fits);
       if (lane == 0) {
         int f = from;
-        sum_bits = ChunkRound<Rule>(s, x, nterms, prefix, fitting, &f);
+        sum_bits = ChunkRound<Rule, Arith>(s, x, nterms, prefix, fitting, &f);
         next_lane = f;
       }
       __syncthreads();
@@ -513,7 +545,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     }
     ++pos;
   }
-  if (lane == 0) out[k] = SumDouble(sum_bits);
+  if (lane == 0) out[k] = sum_bits;  // the double's bits
 }
 
 // A launch of k sums of n > 0 terms fits `ws`, and its chunks fit the
@@ -531,10 +563,14 @@ inline bool WorkspaceFits(uint64_t n, int k, bool signed_terms, const OrderedSum
 // (atomic adds will do: the plan only guesses binades, and the walk
 // checks every guess, so a wrong advice costs time, never a bit), and
 // then enqueue the other passes with LaunchOrderedSumsAdvised.
+// The advice is of the terms' Advice type: double, or for terms given as
+// bit patterns a float (src/steps/ordered_sum.h, kFloatAdviceExp).
 inline uint64_t OrderedSumChunks(uint64_t n) { return detail::ChunkCount(n); }
-inline double* OrderedSumAdvice(const OrderedSumWorkspace& ws) {
-  // BuffersBytes takes the advice first, for every rule.
-  return static_cast<double*>(ws.data);
+template <class Advice = double>
+Advice* OrderedSumAdvice(const OrderedSumWorkspace& ws) {
+  // BuffersBytes takes the advice first, for every rule, 8 bytes a chunk.
+  static_assert(sizeof(Advice) <= sizeof(double), "advice fits its buffer");
+  return static_cast<Advice*>(ws.data);
 }
 
 // Enqueues on stream the K exact sums of terms(0..n-1) whose advice is
@@ -547,6 +583,8 @@ cudaError_t LaunchOrderedSumsAdvised(const Terms& terms, uint64_t n,
                                      const OrderedSumWorkspace& ws, double* d_out,
                                      cudaStream_t stream) {
   using Rule = typename detail::SumRule<Terms>::type;
+  using Arith = typename detail::TermArith<Terms>::type;
+  using Advice = typename Arith::Advice;
   constexpr int G = detail::TermGroups<Terms>::value;
   constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
   static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
@@ -557,14 +595,16 @@ cudaError_t LaunchOrderedSumsAdvised(const Terms& terms, uint64_t n,
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
   const unsigned grid = static_cast<unsigned>(chunks);
   const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
-  detail::OrderedSumPlanKernel<Rule, detail::kPlanThreads>
-      <<<K, detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+  detail::OrderedSumPlanKernel<Rule, Arith, detail::kPlanThreads>
+      <<<K, detail::kPlanThreads, 0, stream>>>(static_cast<const Advice*>(b.advice), chunks,
+                                               b.key);
   detail::OrderedSumIncrementKernel<K>
       <<<dim3(grid, G), detail::kIncrementThreads, 0, stream>>>(terms, n, chunks, b.key, b.inc);
   detail::OrderedSumRunsKernel<Rule, detail::kRunThreads>
       <<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(b.key, b.inc, chunks, b.suffix,
                                                             b.run_end);
-  detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);
+  detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(
+      terms, n, chunks, b, reinterpret_cast<uint64_t*>(d_out));
   return cudaGetLastError();
 }
 
@@ -574,24 +614,26 @@ template <int K, class Terms>
 cudaError_t LaunchOrderedSums(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
                               double* d_out, cudaStream_t stream) {
   using Rule = typename detail::SumRule<Terms>::type;
+  using Advice = typename detail::TermArith<Terms>::type::Advice;
   constexpr int G = detail::TermGroups<Terms>::value;
   constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
   if (n != 0 && detail::WorkspaceFits(n, K, kSigned, ws)) {  // else the rest says why
     const uint64_t chunks = detail::ChunkCount(n);
     detail::OrderedSumAdviceKernel<K><<<dim3(static_cast<unsigned>(chunks), G),
                                         detail::kAdviceThreads, 0, stream>>>(
-        terms, n, chunks, OrderedSumAdvice(ws));
+        terms, n, chunks, OrderedSumAdvice<Advice>(ws));
   }
   return LaunchOrderedSumsAdvised<K>(terms, n, ws, d_out, stream);
 }
 
 // Terms of a plain device array (one sum), never negative, or of either
-// sign (kSigned).
-template <bool kTermsSigned = false>
+// sign (kSigned); doubles, or their bit patterns (TermT uint64_t).
+template <bool kTermsSigned = false, class TermT = double>
 struct ArrayTermsOf {
   static constexpr bool kSigned = kTermsSigned;
-  const double* p;
-  __device__ void operator()(uint64_t i, double (&t)[1]) const { t[0] = p[i]; }
+  using Term = TermT;
+  const Term* p;
+  __device__ void operator()(uint64_t i, Term (&t)[1]) const { t[0] = p[i]; }
 };
 using ArrayTerms = ArrayTermsOf<false>;
 using SignedArrayTerms = ArrayTermsOf<true>;

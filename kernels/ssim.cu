@@ -9,7 +9,8 @@
 //   vertical    each thread four rows of one column: the vertical window
 //               over the horizontal moments, the weight from the windows'
 //               taps inside the plane, and the term (ssim_steps.h,
-//               SsimTerm: the CPU's function) into the plane's doubles
+//               SsimTerm: the CPU's function; on the integer path its soft
+//               form, soft_terms.h) into the plane's doubles (or their bits)
 //   sums        the signed ordered sums of the planes' terms: the bits of
 //               the CPU's raster-order loops (or cub's tree, for the
 //               benchmark); luma's on a side stream as soon as its terms
@@ -21,6 +22,7 @@
 
 #include "ordered_sum.cuh"
 #include "ssim_launch.h"
+#include "steps/f64_paths.h"
 #include "steps/frontend_steps.h"
 #include "steps/ssim_steps.h"
 
@@ -100,10 +102,12 @@ __global__ void __launch_bounds__(kRowTile)
   moments[4 * plane + i] = static_cast<Moment>(y2);
 }
 
-template <class Moment, class VAcc>
+// Path: NativeF64 or IntegerF64 (src/steps/f64_paths.h), whose Term is
+// what `terms` holds.
+template <class Moment, class VAcc, class Path>
 __global__ void __launch_bounds__(kVCols* kVGroups)
     SsimVerticalKernel(SsimPlaneArgs p, const Moment* moments, int64_t samplemax,
-                       double* terms) {
+                       typename Path::Term* terms) {
   // The taps with kVRows zeros on either side, so that every row of the
   // thread's span takes a tap for every output row without a branch.
   extern __shared__ int32_t vw[];
@@ -157,13 +161,13 @@ __global__ void __launch_bounds__(kVCols* kVGroups)
     m.xy = static_cast<int64_t>(acc[j][3]);
     m.y2 = static_cast<int64_t>(acc[j][4]);
     m.w = static_cast<int64_t>(p.hsum[x]) * p.vsum[y];
-    terms[static_cast<size_t>(y) * p.width + x] = SsimTerm(m, samplemax);
+    terms[static_cast<size_t>(y) * p.width + x] = Path::Ssim(m, samplemax);
   }
 }
 
 struct SsimWorkspace {
   void* moments;
-  double* terms[3];
+  double* terms[3];  // doubles, or on the integer path their bit patterns
   OrderedSumWorkspace luma_sum;    // one sum of Y' terms
   OrderedSumWorkspace chroma_sum;  // two sums of Cb and Cr terms
   void* tree[2];                   // cub's scratch: luma, chroma
@@ -202,7 +206,7 @@ size_t CarveWorkspace(const SsimPlaneArgs planes[3], int bit_depth, char* base,
 
 // HAcc: the horizontal pass's arithmetic, Moment: its results, VAcc: the
 // vertical pass's sums.
-template <class HAcc, class Moment, class VAcc>
+template <class HAcc, class Moment, class VAcc, class Path>
 cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void* moments,
                           double* terms, cudaStream_t stream) {
   Moment* m = static_cast<Moment*>(moments);
@@ -213,34 +217,37 @@ cudaError_t LaunchMoments(const PairFrames& frames, const SsimPlaneArgs& p, void
   const size_t vshared = sizeof(int32_t) * (2 * p.voffs + 1 + 2 * kVRows);
   const dim3 vgrid((p.width + kVCols - 1) / kVCols,
                    (p.height + kVGroups * kVRows - 1) / (kVGroups * kVRows));
-  SsimVerticalKernel<Moment, VAcc>
-      <<<vgrid, dim3(kVCols, kVGroups), vshared, stream>>>(p, m, samplemax, terms);
+  SsimVerticalKernel<Moment, VAcc, Path><<<vgrid, dim3(kVCols, kVGroups), vshared, stream>>>(
+      p, m, samplemax, reinterpret_cast<typename Path::Term*>(terms));
   return cudaGetLastError();
 }
 
 // The two chroma planes' terms (of one size) as the two sums of one launch,
 // a group each.
+template <class Path>
 struct ChromaTerms {
   static constexpr bool kSigned = true;
   static constexpr int kGroups = 2;
-  const double* terms[2];
-  __device__ void operator()(uint64_t i, int group, double (&t)[1]) const {
+  using Term = typename Path::Term;
+  const Term* terms[2];
+  __device__ void operator()(uint64_t i, int group, Term (&t)[1]) const {
     t[0] = terms[group][i];
   }
 };
 
 // One plane's moments and terms on `stream`, at the arithmetic its bit
 // depth allows (see above).
+template <class Path>
 cudaError_t LaunchPlane(const PairFrames& frames, const SsimPlaneArgs& p, const SsimWorkspace& w,
                         double* terms, cudaStream_t stream) {
   const int bit_depth = frames.layout[0].bit_depth;
   if (bit_depth <= kNarrowVerticalBits) {
-    return LaunchMoments<float, uint32_t, uint32_t>(frames, p, w.moments, terms, stream);
+    return LaunchMoments<float, uint32_t, uint32_t, Path>(frames, p, w.moments, terms, stream);
   }
   if (bit_depth <= kNarrowMomentsBits) {
-    return LaunchMoments<uint32_t, uint32_t, uint64_t>(frames, p, w.moments, terms, stream);
+    return LaunchMoments<uint32_t, uint32_t, uint64_t, Path>(frames, p, w.moments, terms, stream);
   }
-  return LaunchMoments<uint64_t, uint64_t, uint64_t>(frames, p, w.moments, terms, stream);
+  return LaunchMoments<uint64_t, uint64_t, uint64_t, Path>(frames, p, w.moments, terms, stream);
 }
 
 // The sum of n terms into *d_sum on `stream`, exact (one plane) or by cub.
@@ -251,6 +258,40 @@ cudaError_t LaunchTreeSum(const SsimWorkspace& w, int which, const double* terms
                                 stream);
 }
 
+// The three planes' terms and sums, by Path; the tree sums add doubles, so
+// they are the native path's only.
+template <class Path>
+cudaError_t LaunchSums(const PairFrames& frames, const SsimPlaneArgs planes[3],
+                       const SsimWorkspace& w, bool exact, double* d_sums,
+                       const SsimStreams& streams) {
+  using Term = typename Path::Term;
+  const Term* terms[3];
+  for (int k = 0; k < 3; ++k) terms[k] = reinterpret_cast<const Term*>(w.terms[k]);
+  cudaError_t e = LaunchPlane<Path>(frames, planes[0], w, w.terms[0], streams.main);
+  if (e == cudaSuccess) e = cudaEventRecord(streams.luma_ready, streams.main);
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(streams.side, streams.luma_ready, 0);
+  if (e != cudaSuccess) return e;
+  const uint64_t n = Pixels(planes[0]), nc = Pixels(planes[1]);
+  e = exact ? LaunchOrderedSums<1>(ArrayTermsOf<true, Term>{terms[0]}, n, w.luma_sum, d_sums,
+                                   streams.side)
+            : LaunchTreeSum(w, 0, w.terms[0], n, d_sums, streams.side);
+  if (e == cudaSuccess) e = cudaEventRecord(streams.side_done, streams.side);
+  for (int k = 1; k < 3 && e == cudaSuccess; ++k) {
+    e = LaunchPlane<Path>(frames, planes[k], w, w.terms[k], streams.main);
+  }
+  if (e != cudaSuccess) return e;
+  if (exact) {
+    e = LaunchOrderedSums<2>(ChromaTerms<Path>{{terms[1], terms[2]}}, nc, w.chroma_sum,
+                             d_sums + 1, streams.main);
+  } else {
+    for (int k = 1; k < 3 && e == cudaSuccess; ++k) {
+      e = LaunchTreeSum(w, 1, w.terms[k], nc, d_sums + k, streams.main);
+    }
+  }
+  if (e != cudaSuccess) return e;
+  return cudaStreamWaitEvent(streams.main, streams.side_done, 0);
+}
+
 }  // namespace
 
 size_t SsimWorkspaceBytes(const SsimPlaneArgs planes[3], int bit_depth) {
@@ -258,8 +299,8 @@ size_t SsimWorkspaceBytes(const SsimPlaneArgs planes[3], int bit_depth) {
 }
 
 cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[3],
-                           void* workspace, size_t workspace_bytes, bool exact, double* d_sums,
-                           const SsimStreams& streams) {
+                           void* workspace, size_t workspace_bytes, bool exact, F64Path path,
+                           double* d_sums, const SsimStreams& streams) {
   const int bit_depth = frames.layout[0].bit_depth;
   for (int k = 0; k < 3; ++k) {
     if (planes[k].width < 1 || planes[k].height < 1 || Pixels(planes[k]) > Pixels(planes[0])) {
@@ -272,29 +313,10 @@ cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[
   }
   SsimWorkspace w;
   CarveWorkspace(planes, bit_depth, static_cast<char*>(workspace), &w);
-  cudaError_t e = LaunchPlane(frames, planes[0], w, w.terms[0], streams.main);
-  if (e == cudaSuccess) e = cudaEventRecord(streams.luma_ready, streams.main);
-  if (e == cudaSuccess) e = cudaStreamWaitEvent(streams.side, streams.luma_ready, 0);
-  if (e != cudaSuccess) return e;
-  const uint64_t n = Pixels(planes[0]), nc = Pixels(planes[1]);
-  e = exact ? LaunchOrderedSums<1>(SignedArrayTerms{w.terms[0]}, n, w.luma_sum, d_sums,
-                                   streams.side)
-            : LaunchTreeSum(w, 0, w.terms[0], n, d_sums, streams.side);
-  if (e == cudaSuccess) e = cudaEventRecord(streams.side_done, streams.side);
-  for (int k = 1; k < 3 && e == cudaSuccess; ++k) {
-    e = LaunchPlane(frames, planes[k], w, w.terms[k], streams.main);
+  if (path == F64Path::kInteger && exact) {
+    return LaunchSums<IntegerF64>(frames, planes, w, exact, d_sums, streams);
   }
-  if (e != cudaSuccess) return e;
-  if (exact) {
-    e = LaunchOrderedSums<2>(ChromaTerms{{w.terms[1], w.terms[2]}}, nc, w.chroma_sum, d_sums + 1,
-                             streams.main);
-  } else {
-    for (int k = 1; k < 3 && e == cudaSuccess; ++k) {
-      e = LaunchTreeSum(w, 1, w.terms[k], nc, d_sums + k, streams.main);
-    }
-  }
-  if (e != cudaSuccess) return e;
-  return cudaStreamWaitEvent(streams.main, streams.side_done, 0);
+  return LaunchSums<NativeF64>(frames, planes, w, exact, d_sums, streams);
 }
 
 }  // namespace cuda

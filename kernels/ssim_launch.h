@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "f64_path.h"
 #include "pair_frames.h"
 
 namespace s2c {
@@ -49,10 +50,11 @@ struct SsimStreams {
 
 // The three sums of the planes' terms (ssim_steps.h, SsimTerm), each in
 // raster order, into d_sums[0..2]: exact, or by cub's tree when `exact` is
-// false (not the CPU's bits). Cb and Cr have one size.
+// false (not the CPU's bits; the native path's terms whatever `path`). Cb
+// and Cr have one size.
 cudaError_t LaunchSsimSums(const PairFrames& frames, const SsimPlaneArgs planes[3],
-                           void* workspace, size_t workspace_bytes, bool exact, double* d_sums,
-                           const SsimStreams& streams);
+                           void* workspace, size_t workspace_bytes, bool exact, F64Path path,
+                           double* d_sums, const SsimStreams& streams);
 
 }  // namespace cuda
 }  // namespace s2c

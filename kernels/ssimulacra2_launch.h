@@ -15,6 +15,7 @@
 
 #include <cstddef>
 
+#include "f64_path.h"
 #include "pair_frames.h"
 #include "steps/plane_view.h"
 #include "steps/recursive_gaussian.h"
@@ -60,7 +61,8 @@ constexpr int kBlurRadius = 5;
 // pixel's prepared terms (pixel_steps.h, PrepareTerms) and stores them in
 // place of three of the blurred planes, where LaunchMapSumsExact reads them;
 // it also zeroes the advice in `sum_workspace` (MapSumsWorkspaceBytes) and
-// adds the chunks' sums of the 18 terms to it. The blurred planes are not
+// adds the chunks' sums of the 18 terms to it (doubles, or on the integer
+// path floats: OrderedSumAdvice). The blurred planes are not
 // stored, except to `observed` when it is non-null (debug: planes of the
 // same size, not `blurred`'s). Both require rg.radius == kBlurRadius and
 // return cudaErrorInvalidValue otherwise.
@@ -76,21 +78,24 @@ cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
                                  cudaStream_t stream);
 cudaError_t LaunchBlurVerticalTerms(const RecursiveGaussian& rg, const PairPlanes& xyb,
                                     const BlurPlanes& blurred, void* sum_workspace,
-                                    const BlurPlanes* observed, cudaStream_t stream);
+                                    const BlurPlanes* observed, F64Path path,
+                                    cudaStream_t stream);
 
 // Six running sums per channel of the map terms (pixel_steps.h, MapTerms)
 // over one scale, written to sums[c * 6 + k], after the vertical pass has
 // prepared the terms in `prepared` (the scale's blurred planes) and the
 // advice in `workspace`. Exact: the bits of the CPU's raster-order loop, by
 // the ordered sum. `workspace` holds MapSumsWorkspaceBytes(w, h) bytes and
-// is used by one scale in flight at a time.
+// is used by one scale in flight at a time. `path` must be the vertical
+// pass's.
 size_t MapSumsWorkspaceBytes(int width, int height);
 cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, double* sums,
-                               cudaStream_t stream);
+                               F64Path path, cudaStream_t stream);
 
 // The same sums by a plain parallel tree: the chunks' sums added up. NOT
 // the CPU's bits (and not even the same bits from run to run: the chunks'
-// sums are atomic adds). For the benchmark's exact/tree ratio only.
+// sums are atomic adds). For the benchmark's exact/tree ratio only; it adds
+// the native path's advice.
 cudaError_t LaunchMapSumsTree(int width, int height, void* workspace, double* sums,
                               cudaStream_t stream);
 

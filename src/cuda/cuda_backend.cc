@@ -61,7 +61,11 @@ class CudaBackendImpl : public CudaBackend {
   }
 
   Status Init() {
-    for (PairSlot& s : slots_) S2C_RETURN_IF_ERROR(CreateSlot(s, options_.time_stages));
+    for (PairSlot& s : slots_) {
+      S2C_RETURN_IF_ERROR(CreateSlot(s, options_.time_stages));
+      s.f64_path = options_.device_fp64 == DeviceFp64::kInteger ? cuda::F64Path::kInteger
+                                                                : cuda::F64Path::kNative;
+    }
     return Status::Ok();
   }
 
@@ -195,6 +199,7 @@ class CudaBackendImpl : public CudaBackend {
   CudaStageTimes LastStageTimes() const override { return times_; }
 
   bool GraphsInUse() const override { return graphs_usable_; }
+  DeviceFp64 F64PathInUse() const override { return options_.device_fp64; }
 
  private:
   // Validates the pair and gives the device views the kernels read: the
@@ -322,7 +327,8 @@ class CudaBackendImpl : public CudaBackend {
     }
     double* d_sums = reinterpret_cast<double*>(slot.ssim_sums.get());
     S2C_RETURN_IF_ERROR(
-        slot.ssim.Enqueue(frames, options_.sum_mode == CudaSumMode::kExact, d_sums, st));
+        slot.ssim.Enqueue(frames, options_.sum_mode == CudaSumMode::kExact, slot.f64_path, d_sums,
+                          st));
     double* host = reinterpret_cast<double*>(slot.host_sums.get()) + kSsimSumsOffset;
     S2C_CUDA_TRY(cudaMemcpyAsync(host, d_sums, 3 * sizeof(double), cudaMemcpyDeviceToHost, st));
     if (beside) S2C_CUDA_TRY(cudaEventRecord(slot.ssim_done, st));
@@ -482,17 +488,24 @@ Status MakeCudaBackend(const CudaBackendOptions& options,
                                __FILE__, __LINE__));
   }
   S2C_CUDA_TRY(cuda::PrepareBlurKernels());  // for the context used from now on
-  std::unique_ptr<CudaBackendImpl> backend(new CudaBackendImpl(options));
+  int device = 0, major = 0, minor = 0;
+  S2C_CUDA_TRY(cudaGetDevice(&device));
+  S2C_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  S2C_CUDA_TRY(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  CudaBackendOptions resolved = options;
+  resolved.device_fp64 = ResolveDeviceFp64(options.device_fp64, major, minor);
+  std::unique_ptr<CudaBackendImpl> backend(new CudaBackendImpl(resolved));
   S2C_RETURN_IF_ERROR(backend->Init());
   *out = std::move(backend);
   return Status::Ok();
 }
 
-Status MakeCudaBackend(int device_id, int max_in_flight,
+Status MakeCudaBackend(int device_id, int max_in_flight, DeviceFp64 device_fp64,
                        std::unique_ptr<Backend>* out) {
   CudaBackendOptions options;
   options.device_id = device_id;
   options.max_in_flight = max_in_flight;
+  options.device_fp64 = device_fp64;
   std::unique_ptr<CudaBackend> backend;
   S2C_RETURN_IF_ERROR(MakeCudaBackend(options, &backend));
   *out = std::move(backend);

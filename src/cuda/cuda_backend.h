@@ -22,6 +22,7 @@
 
 #include "backend.h"
 #include "cuda/cuda_pipeline_types.h"
+#include "device_fp64.h"
 #include "plane_observer.h"
 
 namespace s2c {
@@ -36,6 +37,10 @@ struct CudaBackendOptions {
   // Pairs with stage events or a plane observer are always enqueued call by
   // call.
   bool use_graphs = true;
+  // The arithmetic of the f64 steps: the device's f64 units, integers with
+  // the same bits, or by the GPU's compute capability (device_fp64.h). The
+  // tree sums (kTree) always take the native path.
+  DeviceFp64 device_fp64 = DeviceFp64::kAuto;
 };
 
 class CudaBackend : public Backend {
@@ -57,11 +62,14 @@ class CudaBackend : public Backend {
   // Whether pairs are replayed as CUDA graphs: use_graphs, unless recording
   // one failed.
   virtual bool GraphsInUse() const = 0;
+
+  // The path device_fp64 chose on this GPU: kNative or kInteger.
+  virtual DeviceFp64 F64PathInUse() const = 0;
 };
 
 // kNoDevice (with the reason) when no usable device or context exists, or
 // this build's kernels cannot run on it.
-Status MakeCudaBackend(int device_id, int max_in_flight,
+Status MakeCudaBackend(int device_id, int max_in_flight, DeviceFp64 device_fp64,
                        std::unique_ptr<Backend>* out);
 Status MakeCudaBackend(const CudaBackendOptions& options,
                        std::unique_ptr<CudaBackend>* out);

@@ -142,7 +142,8 @@ Status EnqueueSums(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode, 
   double* sums = slot.d_sums + s * kSumsPerScale;
   void* workspace = slot.d_sum_workspace[s];
   if (mode == CudaSumMode::kExact) {
-    S2C_CUDA_TRY(cuda::LaunchMapSumsExact(BlurredOf(slot, pyr, s), workspace, sums, st));
+    S2C_CUDA_TRY(
+        cuda::LaunchMapSumsExact(BlurredOf(slot, pyr, s), workspace, sums, slot.f64_path, st));
   } else {
     S2C_CUDA_TRY(cuda::LaunchMapSumsTree(pyr.w[s], pyr.h[s], workspace, sums, st));
   }
@@ -160,8 +161,9 @@ Status EnqueueScale(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode,
   if (observer) S2C_RETURN_IF_ERROR(DebugBlurredOf(slot, pyr, s, &observed));
   S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, xyb, blurred, st));
   S2C_CUDA_TRY(Mark(slot, base + 1));
+  const cuda::F64Path path = mode == CudaSumMode::kExact ? slot.f64_path : cuda::F64Path::kNative;
   S2C_CUDA_TRY(cuda::LaunchBlurVerticalTerms(rg, xyb, blurred, slot.d_sum_workspace[s],
-                                             observer ? &observed : nullptr, st));
+                                             observer ? &observed : nullptr, path, st));
   S2C_CUDA_TRY(Mark(slot, base + 2));
   if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, observed));
   S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, st));

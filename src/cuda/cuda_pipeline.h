@@ -85,6 +85,9 @@ struct PairSlot {
   cudaEvent_t ssim_done = nullptr;
   uint64_t tag = 0;
   bool timed = false;
+  // How the kernels evaluate the f64 steps of the exact sums (the tree sums
+  // take the native path whatever this says).
+  cuda::F64Path f64_path = cuda::F64Path::kNative;
   AlphaPasses alpha;  // the backgrounds this pair is scored on
 };
 

@@ -90,14 +90,14 @@ Status CudaSsim::Prepare(const FrameLayout& layout, double pixel_aspect) {
   return Status::Ok();
 }
 
-Status CudaSsim::Enqueue(const cuda::PairFrames& frames, bool exact, double* d_sums,
-                         cudaStream_t stream) const {
+Status CudaSsim::Enqueue(const cuda::PairFrames& frames, bool exact, cuda::F64Path path,
+                         double* d_sums, cudaStream_t stream) const {
   if (!SameGeometry(frames.layout[0], layout_) || frames.layout[0].bit_depth != layout_.bit_depth) {
     return Status(StatusCode::kInternal, "SSIM: frames differ from the prepared layout");
   }
   const cuda::SsimStreams streams = {stream, side_, luma_ready_, side_done_};
   S2C_CUDA_TRY(cuda::LaunchSsimSums(frames, args_, workspace_.get(), workspace_.bytes(), exact,
-                                    d_sums, streams));
+                                    path, d_sums, streams));
   return Status::Ok();
 }
 

@@ -35,9 +35,10 @@ class CudaSsim {
 
   // Enqueues the three planes' sums of the pair on `stream` into d_sums[0..2]
   // (exact, or by a tree: not the CPU's bits); the luma sum runs on a side
-  // stream of this object's, joined back into `stream`. Prepare must have
-  // been called for the frames' layout. One pair at a time.
-  Status Enqueue(const cuda::PairFrames& frames, bool exact, double* d_sums,
+  // stream of this object's, joined back into `stream`, by `path` (exact
+  // sums only). Prepare must have been called for the frames' layout. One
+  // pair at a time.
+  Status Enqueue(const cuda::PairFrames& frames, bool exact, cuda::F64Path path, double* d_sums,
                  cudaStream_t stream) const;
 
   // Waits for the side stream's work (after a failed Enqueue).

@@ -236,18 +236,47 @@ S2C_HD double LoopAdd(double s, double x) {
   return r;
 }
 
+// Advice, the approximate sums a plan is made from, is a double, or where
+// the kernels do without f64 arithmetic (TermsAsBits, ordered_sum_bits.h)
+// a float holding the value times 2^kFloatAdviceExp: the metric's terms
+// reach down to about 2^-212 (a fourth power) and its sums up to about 2^40
+// (SSIM's), and the scaled float covers terms from 2^-190 and sums up to
+// 2^64. Advice outside that range only costs time: a chunk whose advice is
+// not a normal float is planned term by term or as zero, and the walk
+// checks every plan.
+constexpr int kFloatAdviceExp = 64;
+
+// The binade key of the double an advice value stands for, or
+// kPlanTermByTerm where it has none (negative, inf, NaN; for a float also
+// zero and subnormal, below the scaled range).
+S2C_HD int AdviceKey(double a) { return BinadeKey(SumBits(a)); }
+S2C_HD int AdviceKey(float a) {
+  uint32_t b;
+  memcpy(&b, &a, sizeof b);
+  const int e = static_cast<int>(b >> 23);  // the sign bit makes e > 0xFF
+  if (e == 0 || e >= 0xFF) return kPlanTermByTerm;
+  return e - 127 - kFloatAdviceExp + 1023;
+}
+
 // The plan of a chunk from an approximate sum of all terms before it and up
 // to its end. The margin keeps chunks near a binade edge term by term, so
 // that an error of the approximation (about 1e-12 relative for tree sums of
-// 2^33 terms) does not make a run of chunks fail its check.
-S2C_HD int32_t PlanChunk(double before, double after) {
-  constexpr double kMargin = 1.0 / (1 << 30);
-  if (!(after >= 0.0)) return kPlanTermByTerm;
-  if (after == 0.0) return kPlanZero;
-  if (!(before > 0.0)) return kPlanTermByTerm;  // the sum leaves zero
-  const int key = BinadeKey(SumBits(before - before * kMargin));
-  if (key != BinadeKey(SumBits(after + after * kMargin))) return kPlanTermByTerm;
+// 2^33 terms in double, about 1e-6 for float advice) does not make a run of
+// chunks fail its check.
+template <class Advice>
+S2C_HD int32_t PlanChunkOf(Advice before, Advice after, Advice margin) {
+  if (!(after >= Advice(0))) return kPlanTermByTerm;
+  if (after == Advice(0)) return kPlanZero;
+  if (!(before > Advice(0))) return kPlanTermByTerm;  // the sum leaves zero
+  const int key = AdviceKey(before - before * margin);
+  if (key != AdviceKey(after + after * margin)) return kPlanTermByTerm;
   return key;
+}
+S2C_HD int32_t PlanChunk(double before, double after) {
+  return PlanChunkOf(before, after, 1.0 / (1 << 30));
+}
+S2C_HD int32_t PlanChunk(float before, float after) {
+  return PlanChunkOf(before, after, 1.0f / (1 << 16));
 }
 
 // Whether chunk c is the last of its run: runs are maximal stretches of one
@@ -282,9 +311,11 @@ struct NonNegativeTerms {
   };
   S2C_HD static int Key(uint64_t s) { return BinadeKey(s); }
   S2C_HD static Increment Term(double x, int plan) { return TermIncrement(x, plan); }
+  S2C_HD static Increment TermBits(uint64_t x, int plan) { return TermIncrementBits(x, plan); }
   S2C_HD static Increment Compose(Increment a, Increment b) { return Then(a, b); }
   S2C_HD static bool Advance(uint64_t* s, int plan, Increment r) { return TryAdvance(s, plan, r); }
   S2C_HD static int32_t Plan(double before, double after) { return PlanChunk(before, after); }
+  S2C_HD static int32_t Plan(float before, float after) { return PlanChunk(before, after); }
   S2C_HD static double FastScale(int plan) { return FastRuleScale(plan); }
   S2C_HD static void FastAdd(Fast& f, double x, double scale, FastShared& shared) {
     f.units = FastRuleAdd(f.units, x, scale, f.tie, shared.negative);
@@ -412,19 +443,47 @@ S2C_HD bool TermsFinite(const double* x, int n) {
   return finite;
 }
 
+// The ordered sum's arithmetic on its terms, which the kernels and
+// ChunkRound take as a parameter: here terms are doubles, added in f64 and
+// turned into increments by the fast rule; TermsAsBits
+// (src/steps/ordered_sum_bits.h) takes their bit patterns, for devices
+// without fast f64 units, and gives the same bits.
+struct TermsAsDoubles {
+  using Term = double;
+  using Advice = double;  // the plan's approximate sums
+  static constexpr bool kFastRule = true;
+  S2C_HD static Advice AdviceOf(double x) { return x; }
+  S2C_HD static bool Finite(const double* x, int n) { return TermsFinite(x, n); }
+  S2C_HD static uint64_t AddLane(uint64_t s, const double* x, int nterms, int lane) {
+    return s2c::AddLane(s, x, nterms, lane);
+  }
+  S2C_HD static uint64_t AddRest(uint64_t s, const double* x, int nterms, int first,
+                                 bool all_finite) {
+    return s2c::AddRest(s, x, nterms, first, all_finite);
+  }
+  template <class Rule>
+  S2C_HD static typename Rule::Increment OneTerm(double x, int plan) {
+    return Rule::Term(x, plan);
+  }
+  template <class Rule>
+  S2C_HD static typename Rule::Increment Lane(const double* x, int plan) {
+    return LaneIncrement<Rule>(x, plan);
+  }
+};
+
 // One round from lane *from at sum s: lane_prefix[l] (l >= *from) composes
 // lanes *from..l under Rule::Key(s), and `fitting` of them are accepted by
 // Rule::Advance (a leading stretch: a longer prefix reaches at least as far
 // from s). Adds those at once, then the next lane, where the sum leaves its
 // binade, term by term. Each round passes at least one lane.
-template <class Rule, class Increment = typename Rule::Increment>
-S2C_HD uint64_t ChunkRound(uint64_t s, const double* x, int nterms, const Increment* lane_prefix,
-                           int fitting, int* from) {
+template <class Rule, class Arith = TermsAsDoubles, class Increment = typename Rule::Increment>
+S2C_HD uint64_t ChunkRound(uint64_t s, const typename Arith::Term* x, int nterms,
+                           const Increment* lane_prefix, int fitting, int* from) {
   int lane = *from;
   if (fitting > 0 && Rule::Advance(&s, Rule::Key(s), lane_prefix[lane + fitting - 1])) {
     lane += fitting;
   }
-  if (lane < kSumChunkLanes) s = AddLane(s, x, nterms, lane++);
+  if (lane < kSumChunkLanes) s = Arith::AddLane(s, x, nterms, lane++);
   *from = lane;
   return s;
 }

@@ -25,6 +25,7 @@
 #ifndef S2C_ORDERED_SUM_SIGNED_H_
 #define S2C_ORDERED_SUM_SIGNED_H_
 
+#include <cmath>
 #include <cstdint>
 
 #include "steps/ordered_sum.h"
@@ -67,11 +68,10 @@ S2C_HD int SignedKey(uint64_t bits) {
 // toward zero is one even where it rounds to nothing: from the binade's
 // first value, a term of a quarter to a half unit takes the sum to the
 // finer grid below (lo = 0 makes TryAdvance refuse it there).
-S2C_HD SignedIncrement SignedTermIncrement(double x, int plan) {
-  const uint64_t b = SumBits(x);
+S2C_HD SignedIncrement SignedTermIncrementBits(uint64_t b, int plan) {
   if ((b << 1) == 0) return kSignedNothing;  // +0.0 and -0.0 leave s as it is
   if (plan == kPlanZero || plan == kPlanTermByTerm) return kSignedUnfit;
-  const SumIncrement r = TermIncrement(SumDouble(b & ~kSumSignBit), plan < 0 ? -plan : plan);
+  const SumIncrement r = TermIncrementBits(b & ~kSumSignBit, plan < 0 ? -plan : plan);
   if (r.even > kSumMaxStep || r.odd > kSumMaxStep) return kSignedUnfit;
   const int64_t even = static_cast<int64_t>(r.even), odd = static_cast<int64_t>(r.odd);
   const int64_t most = even > odd ? even : odd;
@@ -79,6 +79,9 @@ S2C_HD SignedIncrement SignedTermIncrement(double x, int plan) {
   if (toward_zero) return {-even, -odd, -kSumNoReach, -most};  // mutation-point: awayzero
   if (most == 0) return kSignedNothing;  // rounds away upward: s stays, no reach
   return {even, odd, most, kSumNoReach};
+}
+S2C_HD SignedIncrement SignedTermIncrement(double x, int plan) {
+  return SignedTermIncrementBits(SumBits(x), plan);
 }
 
 // The run a followed by the run b (associative, not commutative). Every
@@ -120,6 +123,31 @@ S2C_HD bool TryAdvance(uint64_t* s, int plan, SignedIncrement r) {
   return true;
 }
 
+// The signed binade key of the double an advice value stands for
+// (AdviceKey, src/steps/ordered_sum.h), kPlanTermByTerm for -0.0 as for a sum.
+template <class Advice>
+S2C_HD int SignedAdviceKey(Advice a) {
+  if (a == Advice(0) && std::signbit(a)) return kPlanTermByTerm;
+  const int key = AdviceKey(std::fabs(a));
+  if (key == kPlanTermByTerm) return key;
+  return std::signbit(a) ? -key : key;
+}
+
+// The plan of a chunk from approximate sums before it and at its end: the
+// key both share, each widened by `margin` relative (PlanChunk's), or term
+// by term where the sum leaves zero, changes sign or binade. The partial
+// sums inside the chunk may still leave the binade; the walk's check sees
+// that.
+template <class Advice>
+S2C_HD int32_t SignedPlanChunk(Advice before, Advice after, Advice margin) {
+  if (before == Advice(0) && after == Advice(0)) return kPlanZero;
+  if (!(before != Advice(0))) return kPlanTermByTerm;  // the sum leaves zero, or NaN
+  const Advice lo = std::fmin(before, after), hi = std::fmax(before, after);
+  const int key = SignedAdviceKey(lo - std::fabs(lo) * margin);
+  if (key != SignedAdviceKey(hi + std::fabs(hi) * margin)) return kPlanTermByTerm;
+  return key;
+}
+
 // The fast rule for signed terms: as for non-negative ones, y = x times the
 // plan's scale (negative for a negative sum, so that y counts toward larger
 // magnitude), rint(y) the whole units, their running total exact while every
@@ -151,21 +179,15 @@ struct SignedTerms {
   struct FastShared {};
   S2C_HD static int Key(uint64_t s) { return SignedKey(s); }
   S2C_HD static Increment Term(double x, int plan) { return SignedTermIncrement(x, plan); }
+  S2C_HD static Increment TermBits(uint64_t x, int plan) { return SignedTermIncrementBits(x, plan); }
   S2C_HD static Increment Compose(Increment a, Increment b) { return Then(a, b); }
   S2C_HD static bool Advance(uint64_t* s, int plan, Increment r) { return TryAdvance(s, plan, r); }
-  // The plan of a chunk from approximate sums before it and at its end: the
-  // key both share, each widened by 2^-30 relative (PlanChunk's margin), or
-  // term by term where the sum leaves zero, changes sign or binade. The
-  // partial sums inside the chunk may still leave the binade; the walk's
-  // check sees that.
+  // PlanChunk's margins: 2^-30 for double advice, 2^-16 for float advice.
   S2C_HD static int32_t Plan(double before, double after) {
-    constexpr double kMargin = 1.0 / (1 << 30);
-    if (before == 0.0 && after == 0.0) return kPlanZero;
-    if (!(before != 0.0)) return kPlanTermByTerm;  // the sum leaves zero, or NaN
-    const double lo = fmin(before, after), hi = fmax(before, after);
-    const int key = SignedKey(SumBits(lo - fabs(lo) * kMargin));
-    if (key != SignedKey(SumBits(hi + fabs(hi) * kMargin))) return kPlanTermByTerm;
-    return key;
+    return SignedPlanChunk(before, after, 1.0 / (1 << 30));
+  }
+  S2C_HD static int32_t Plan(float before, float after) {
+    return SignedPlanChunk(before, after, 1.0f / (1 << 16));
   }
   S2C_HD static double FastScale(int plan) { return SignedFastScale(plan); }
   S2C_HD static void FastAdd(Fast& f, double x, double scale, FastShared&) {

@@ -13,6 +13,17 @@
 //     ratio. "1 flight" is the latency of one pair as a caller sees it:
 //     submit, wait, collect, host overheads included.
 // Usage: bench_cuda [pairs] [seconds-per-config] [max-depth (6)] [WxH ...]
+// (on the f64 path S2C_TEST_DEVICE_FP64 names: native, integer, or auto,
+// the default: tests/gpu/profile-pipeline.sh --fp64)
+//
+// bench_cuda --paths [runs (30)] [WxH ...]: the two f64 paths (device-fp64
+// native and integer) side by side, exact sums, 8-bit I420 from device
+// memory, at 1080p and 4K: one pair at a time (device events, the median
+// of `runs` pairs after 3 warm-up pairs) and 6 in flight as graphs (wall
+// clock per pair, the median of up to 5 runs of `runs` pairs after a
+// warm-up run), each configuration run native, integer, native, integer
+// and the faster of each path's two kept; then integer/native ratios.
+// The scores of both paths must be the same bits (else exit 1).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -25,6 +36,8 @@
 #include <vector>
 
 #include "backend_timing.h"
+#include "check.h"
+#include "device_fp64_env.h"
 #include "cuda/cuda_backend.h"
 #include "generated_frames.h"
 #include "placed_frame.h"
@@ -87,8 +100,10 @@ std::vector<std::pair<int, int>> Sizes(int argc, char** argv, int first) {
 }
 
 std::unique_ptr<s2c::CudaBackend> MakeBackend(s2c::CudaSumMode mode, int max_depth, bool timed,
-                                              bool graphs, int w, int h) {
+                                              bool graphs, int w, int h,
+                                              s2c::DeviceFp64 fp64 = s2c::test::DeviceFp64FromEnv()) {
   s2c::CudaBackendOptions o;
+  o.device_fp64 = fp64;
   o.max_in_flight = max_depth;
   o.sum_mode = mode;
   o.time_stages = timed;
@@ -100,9 +115,59 @@ std::unique_ptr<s2c::CudaBackend> MakeBackend(s2c::CudaSumMode mode, int max_dep
   return b;
 }
 
+// --paths (see the top).
+int ComparePaths(int runs, const std::vector<std::pair<int, int>>& sizes) {
+  constexpr int kDepth = 6;
+  const s2c::DeviceFp64 paths[2] = {s2c::DeviceFp64::kNative, s2c::DeviceFp64::kInteger};
+  int failures = 0;
+  std::printf("%-9s %-8s %12s %12s\n", "size", "path", "1 pair ms", "6 flight ms");
+  for (const auto& sz : sizes) {
+    const int w = sz.first, h = sz.second;
+    const Frame ref = s2c::test::MakeFrame(PixelFormat::kI420, w, h, 1, 0);
+    const Frame dist = s2c::test::MakeFrame(PixelFormat::kI420, w, h, 2, 6);
+    const PlacedFrame pr(ref, Placement::kDevice), pd(dist, Placement::kDevice);
+    double one[2] = {1e30, 1e30}, flight[2] = {1e30, 1e30};
+    s2c::Result result[2];
+    for (int round = 0; round < 2; ++round) {
+      for (int p = 0; p < 2; ++p) {
+        const auto timed = MakeBackend(s2c::CudaSumMode::kExact, kDepth, true, false, w, h,
+                                       paths[p]);
+        const auto graphs = MakeBackend(s2c::CudaSumMode::kExact, kDepth, false, true, w, h,
+                                        paths[p]);
+        if (!timed || !graphs || timed->F64PathInUse() != paths[p]) return 1;
+        const Timing seq = Sequential(*timed, pr.view, pd.view, MemoryKind::kDevice, runs, 1e9);
+        const Timing thr = Throughput(*graphs, pr.view, pd.view, MemoryKind::kDevice, kDepth,
+                                      std::max(2 * kDepth, runs), 1e9);
+        one[p] = std::min(one[p], seq.per_pair_ms);
+        flight[p] = std::min(flight[p], thr.per_pair_ms);
+        result[p] = thr.last;
+      }
+    }
+    for (int p = 0; p < 2; ++p) {
+      std::printf("%4dx%-4d %-8s %12.3f %12.3f\n", w, h, s2c::DeviceFp64Name(paths[p]), one[p],
+                  flight[p]);
+    }
+    const bool same = s2c::test::Bits(result[0].score) == s2c::test::Bits(result[1].score);
+    failures += !same;
+    std::printf("  integer/native: %.3f (1 pair), %.3f (%d in flight); scores %s (%.17g)\n",
+                one[1] / one[0], flight[1] / flight[0], kDepth,
+                same ? "the same bits" : "DIFFER", result[1].score);
+  }
+  return failures ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--paths") == 0) {
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+      std::printf("skipped: no CUDA device\n");
+      return 77;
+    }
+    std::printf("GPU: %s, compute capability %d.%d\n", prop.name, prop.major, prop.minor);
+    return ComparePaths(argc > 2 ? std::max(3, std::atoi(argv[2])) : 30, Sizes(argc, argv, 3));
+  }
   const int pairs = argc > 1 ? std::atoi(argv[1]) : 30;
   const double seconds = argc > 2 ? std::atof(argv[2]) : 3.0;
   // Pairs in flight: 1, 3 and max_depth (pinned input: 1 and 3).

@@ -105,10 +105,10 @@ int main() {
     const unsigned tiles = static_cast<unsigned>((chunks + kSumRunTile - 1) / kSumRunTile);
     const s2c::cuda::ArrayTerms terms{x};
     const float t_advice = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumAdviceKernel<1><<<grid, s2c::cuda::detail::kAdviceThreads, 0, stream>>>(terms, kPlane, chunks, b.advice);
+      s2c::cuda::detail::OrderedSumAdviceKernel<1><<<grid, s2c::cuda::detail::kAdviceThreads, 0, stream>>>(terms, kPlane, chunks, static_cast<double*>(b.advice));
     });
     const float t_plan = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumPlanKernel<NonNegativeTerms, s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(b.advice, chunks, b.key);
+      s2c::cuda::detail::OrderedSumPlanKernel<NonNegativeTerms, s2c::TermsAsDoubles, s2c::cuda::detail::kPlanThreads><<<1, s2c::cuda::detail::kPlanThreads, 0, stream>>>(static_cast<const double*>(b.advice), chunks, b.key);
     });
     const float t_inc = TimeMs(stream, [&] {
       s2c::cuda::detail::OrderedSumIncrementKernel<1><<<grid, s2c::cuda::detail::kIncrementThreads, 0, stream>>>(terms, kPlane, chunks, b.key, b.inc);
@@ -118,7 +118,7 @@ int main() {
           b.key, b.inc, chunks, b.suffix, b.run_end);
     });
     const float t_walk = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumWalkKernel<1><<<1, kSumChunkLanes, 0, stream>>>(terms, kPlane, chunks, b, d_out);
+      s2c::cuda::detail::OrderedSumWalkKernel<1><<<1, kSumChunkLanes, 0, stream>>>(terms, kPlane, chunks, b, reinterpret_cast<uint64_t*>(d_out));
     });
     CHECK_CUDA(cudaGetLastError());
     // Term-by-term chunks of this input under its plan, for the record.
@@ -152,7 +152,7 @@ int main() {
     s2c::cuda::detail::BuffersBytes(chunks, 1, &b, static_cast<char*>(ws.data));
     const s2c::cuda::ArrayTerms terms{x};
     const float walk = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumWalkKernel<1><<<1, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, d_out);
+      s2c::cuda::detail::OrderedSumWalkKernel<1><<<1, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, reinterpret_cast<uint64_t*>(d_out));
     });
     double got;
     CHECK_CUDA(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));

@@ -42,7 +42,8 @@ namespace s2c {
 // The CPU backend whatever the device and the pairs in flight, slowed down
 // as SetPairDelay last said.
 Status SelectBackend(GstElement* /*element*/, BackendChoice choice, int /*device_id*/,
-                     int /*max_in_flight*/, int cpu_threads, BackendSelection* out) {
+                     int /*max_in_flight*/, DeviceFp64 /*device_fp64*/, int cpu_threads,
+                     BackendSelection* out) {
   out->backend.reset();
   out->is_cuda = false;
   out->fallback_reason.clear();

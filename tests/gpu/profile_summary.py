@@ -4,7 +4,9 @@
 # DRAM bandwidth achieved, warps active, the share of the SMs' issue slots
 # used, instructions (millions of warp instructions) and the two largest
 # stall reasons, weighted by time. With --launches-per-pair FILE: the number
-# of launches between two launches of the scale-0 front end.
+# of launches between two launches of the scale-0 front end. With --fp64
+# FILE: the f64 instructions per kernel and in all (millions of warp
+# instructions on the fp64 pipe; dadd + dmul + dfma thread operations).
 import csv
 import re
 import sys
@@ -70,8 +72,25 @@ def summary(path):
               + ", ".join(f"{v} {c:.1f}" for c, v in stalls))
 
 
+def fp64(path):
+    ops = ["smsp__sass_thread_inst_executed_op_%s_pred_on.sum" % o for o in ("dadd", "dmul", "dfma")]
+    groups = {}
+    for r in rows(path):
+        g = groups.setdefault(short(r.get("Kernel Name", "?")), [0.0, 0.0])
+        g[0] += number(r, "smsp__inst_executed_pipe_fp64.sum")
+        g[1] += sum(number(r, o) for o in ops)
+    print(f"{'kernel':32s} {'fp64 Minst':>10s} {'dadd+dmul+dfma M':>16s}")
+    for name, (warp, thread) in sorted(groups.items(), key=lambda kv: -kv[1][0]):
+        print(f"{name:32s} {warp / 1e6:10.3f} {thread / 1e6:16.3f}")
+    warp = sum(g[0] for g in groups.values())
+    thread = sum(g[1] for g in groups.values())
+    print(f"{'all':32s} {warp / 1e6:10.3f} {thread / 1e6:16.3f}")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "--launches-per-pair":
         print(launches_per_pair(sys.argv[2]))
+    elif sys.argv[1] == "--fp64":
+        fp64(sys.argv[2])
     else:
         summary(sys.argv[1])

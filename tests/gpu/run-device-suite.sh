@@ -7,7 +7,10 @@
 #   tests/gpu/run-device-suite.sh [build-dir] [testdata-dir]
 #
 # The test data are tests/data of this tree unless testdata-dir names
-# another copy.
+# another copy. The CUDA tests run on both f64 paths (device-fp64 native,
+# then integer: S2C_TEST_DEVICE_FP64), and paths_agree scores the parity
+# frames on both and the CPU. S2C_STEPS, a regular expression, runs only the
+# steps whose names match it (default: all).
 # Prints one "ok"/"FAIL" line per step (each step at most 300 s; full logs in
 # /tmp/s2c-step-NAME.log) and exits non-zero if any failed.
 # A GStreamer runtime from ../shared/device/gst-bundle.sh is used when
@@ -23,6 +26,7 @@ sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-san
 failed=0
 step() {
   local name=$1; shift
+  [[ $name =~ ${S2C_STEPS:-.} ]] || return 0
   local t0=$SECONDS
   if timeout 300 "$@" > "/tmp/s2c-step-$name.log" 2>&1; then
     echo "ok   $name ($((SECONDS - t0)) s)"
@@ -37,17 +41,21 @@ nvidia-smi -L
 # nvcodec (which initialises CUDA) before check forks each test, leaving
 # the forked tests without a usable CUDA driver.
 gst-inspect-1.0 ssimulacra2cmp > /dev/null
-step cuda_parity "$build/tests/gpu/test_cuda_parity"
+for path in native integer; do
+  p="env S2C_TEST_DEVICE_FP64=$path"
+  step cuda_parity_$path $p "$build/tests/gpu/test_cuda_parity"
+  step ordered_sum_gpu_$path $p "$build/tests/gpu/test_ordered_sum_gpu"
+  step cuda_ssim_$path $p "$build/tests/gpu/test_cuda_ssim"
+  for tool in memcheck racecheck; do
+    for t in cuda_parity:parity ordered_sum_gpu:ordered_sum cuda_ssim:ssim; do
+      step ${tool}_${t#*:}_$path $p "$sanitizer" --tool $tool --error-exitcode 1 \
+        "$build/tests/gpu/test_${t%%:*}" --quick
+    done
+  done
+done
+step paths_agree "$build/tests/gpu/test_cuda_parity" --paths
 step cuda_failure "$build/tests/gpu/test_cuda_failure"
-step ordered_sum_gpu "$build/tests/gpu/test_ordered_sum_gpu"
-step cuda_ssim "$build/tests/gpu/test_cuda_ssim"
 step soft_double_gpu "$build/tests/gpu/test_soft_double_gpu"
-step memcheck_parity "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
-step racecheck_parity "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_parity" --quick
-step memcheck_ordered_sum "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_ordered_sum_gpu" --quick
-step racecheck_ordered_sum "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_ordered_sum_gpu" --quick
-step memcheck_ssim "$sanitizer" --tool memcheck --error-exitcode 1 "$build/tests/gpu/test_cuda_ssim" --quick
-step racecheck_ssim "$sanitizer" --tool racecheck --error-exitcode 1 "$build/tests/gpu/test_cuda_ssim" --quick
 # CK_FORK=no: check's forked tests cannot use CUDA once the parent has
 # initialised it.
 step element_cuda env CK_FORK=no S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
@@ -58,6 +66,7 @@ step element_cuda_memory "$build/tests/element/test_machine_specific" cuda-memor
 step bench_element_1080p "$build/tests/bench/bench_element" 1920 1080 600 cuda 6
 step bench_element_4k "$build/tests/bench/bench_element" 3840 2160 300 cuda 6
 step bench_cuda "$build/tests/bench/bench_cuda" 30 0.25
+step bench_fp64_paths "$build/tests/bench/bench_cuda" --paths 30
 step bench_ordered_sum "$build/tests/bench/bench_ordered_sum"
 step bench_ssim "$build/tests/bench/bench_ssim" 60 1.5
 echo "$failed step(s) failed"

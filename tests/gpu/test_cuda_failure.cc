@@ -13,7 +13,7 @@
 
 int main() {
   std::unique_ptr<s2c::Backend> gpu;
-  const s2c::Status made = s2c::MakeCudaBackend(-1, 2, &gpu);
+  const s2c::Status made = s2c::MakeCudaBackend(-1, 2, s2c::DeviceFp64::kAuto, &gpu);
   if (made.code() == s2c::StatusCode::kNoDevice) return s2c::test::Skip(made.message().c_str());
   S2C_CHECK(made.ok(), "MakeCudaBackend: %s", made.message().c_str());
   if (!made.ok()) return s2c::test::Finish();

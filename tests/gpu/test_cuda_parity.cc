@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cpu/cpu_reference.h"
 #include "cuda/cuda_backend.h"
+#include "device_fp64_env.h"
 #include "frontend.h"
 #include "generated_frames.h"
 #include "image_io.h"
@@ -193,6 +194,53 @@ void CheckFormats(Env& env, bool quick) {
       CheckPair(env, ref, dist, true, "formats " + Name(f, s[0], s[1]));
     }
   }
+}
+
+// The score of one pair by `gpu`.
+s2c::Result GpuScore(s2c::CudaBackend& gpu, const Frame& ref, const Frame& dist,
+                     const std::string& what) {
+  s2c::Result r;
+  bool ready = false;
+  uint64_t tag = 0;
+  S2C_CHECK(gpu.Configure(ref.desc.width, ref.desc.height).ok() &&
+                gpu.Submit(ref.View(), dist.View(), s2c::MemoryKind::kHost, 3).ok() &&
+                gpu.CollectOldest(true, &ready, &tag, &r).ok() && ready && tag == 3,
+            "%s: %s path", what.c_str(), s2c::DeviceFp64Name(gpu.F64PathInUse()));
+  return r;
+}
+
+// --paths: the integer path's scores equal the native path's, and both the
+// CPU's, on the sizes' and formats' frames, pair by pair.
+void CheckPathsAgree(Env& env) {
+  std::unique_ptr<s2c::CudaBackend> path[2];
+  const s2c::DeviceFp64 kinds[2] = {s2c::DeviceFp64::kNative, s2c::DeviceFp64::kInteger};
+  for (int p = 0; p < 2; ++p) {
+    s2c::CudaBackendOptions options;
+    options.device_fp64 = kinds[p];
+    S2C_CHECK(s2c::MakeCudaBackend(options, &path[p]).ok() && path[p]->F64PathInUse() == kinds[p],
+              "MakeCudaBackend, device-fp64=%s", s2c::DeviceFp64Name(kinds[p]));
+    if (!path[p]) return;
+  }
+  int pairs = 0;
+  const int sizes[][2] = {{9, 17}, {113, 113}, {577, 323}, {1921, 1081}, {3840, 2160}};
+  for (const auto& sz : sizes) {
+    for (int i = 1; i < static_cast<int>(PixelFormat::kCount); ++i) {
+      const PixelFormat f = static_cast<PixelFormat>(i);
+      if (sz[0] > 577 && f != PixelFormat::kI420 && f != PixelFormat::kP010_10LE) continue;
+      const Frame ref = MakeFrame(f, sz[0], sz[1], 5, 0);
+      const Frame dist = MakeFrame(f, sz[0], sz[1], 6, 8);
+      const std::string what = "paths " + Name(f, sz[0], sz[1]);
+      s2c::Result cpu;
+      S2C_CHECK(env.cpu.Compare(ref.View(), dist.View(), &cpu).ok(), "%s: cpu", what.c_str());
+      const s2c::Result native = GpuScore(*path[0], ref, dist, what);
+      const s2c::Result integer = GpuScore(*path[1], ref, dist, what);
+      CheckSameResult(cpu, native, what + " native == cpu");
+      CheckSameResult(native, integer, what + " integer == native");
+      S2C_CHECK_SAME(integer.score, cpu.score, "%s: integer score == cpu", what.c_str());
+      ++pairs;
+    }
+  }
+  std::printf("integer == native == cpu: %d pairs\n", pairs);
 }
 
 // Matrices, ranges, sitings, and a pair of two different formats.
@@ -376,7 +424,7 @@ void CheckDriverContext(Env& env) {
   if (!ctx) return;
   {
     std::unique_ptr<s2c::Backend> b;
-    const s2c::Status st = s2c::MakeCudaBackend(-1, 2, &b);
+    const s2c::Status st = s2c::MakeCudaBackend(-1, 2, s2c::test::DeviceFp64FromEnv(), &b);
     S2C_CHECK(st.ok(), "backend in a pushed context: %s", st.message().c_str());
     if (st.ok()) {
       const Frame ref = MakeFrame(PixelFormat::kNV12, 70, 50, 30, 0);
@@ -431,13 +479,24 @@ void CheckCanonical(Env& env) {
 
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  const bool paths = argc > 1 && std::strcmp(argv[1], "--paths") == 0;
   Env env;
   s2c::CudaBackendOptions options;
   options.max_in_flight = 3;
+  options.device_fp64 = s2c::test::DeviceFp64FromEnv();
   const s2c::Status st = s2c::MakeCudaBackend(options, &env.gpu);
   if (st.code() == s2c::StatusCode::kNoDevice) return s2c::test::Skip(st.message().c_str());
   S2C_CHECK(st.ok(), "MakeCudaBackend: %s", st.message().c_str());
   if (!st.ok()) return s2c::test::Finish();
+  std::printf("f64 path: %s (device-fp64=%s)\n", s2c::DeviceFp64Name(env.gpu->F64PathInUse()),
+              s2c::DeviceFp64Name(options.device_fp64));
+  S2C_CHECK(options.device_fp64 == s2c::DeviceFp64::kAuto ||
+                env.gpu->F64PathInUse() == options.device_fp64,
+            "the f64 path asked for is the one in use");
+  if (paths) {
+    CheckPathsAgree(env);
+    return s2c::test::Finish();
+  }
   CheckErrors(env);
   CheckDriverContext(env);
   CheckIdentical(env);

@@ -19,6 +19,7 @@
 #include "check.h"
 #include "cpu/ssim_reference.h"
 #include "cuda/cuda_ssim.h"
+#include "device_fp64_env.h"
 #include "frontend.h"
 #include "generated_frames.h"
 #include "image_io.h"
@@ -34,6 +35,10 @@ using s2c::SsimResult;
 using s2c::test::Placement;
 using s2c::test::PlacedFrame;
 
+// The f64 path of every SSIM here: S2C_TEST_DEVICE_FP64, auto resolved by
+// the device's compute capability as the backend resolves it.
+s2c::cuda::F64Path g_path = s2c::cuda::F64Path::kNative;
+
 // SSIM of a pair of device frames by the CUDA path.
 s2c::Status GpuSsim(const FrameView& ref, const FrameView& dist, s2c::CudaSsim* ssim,
                     double* d_sums, SsimResult* out) {
@@ -43,7 +48,7 @@ s2c::Status GpuSsim(const FrameView& ref, const FrameView& dist, s2c::CudaSsim* 
   frames.view[0] = ref;
   frames.view[1] = dist;
   S2C_RETURN_IF_ERROR(ssim->Prepare(frames.layout[0], ref.desc.pixel_aspect));
-  S2C_RETURN_IF_ERROR(ssim->Enqueue(frames, true, d_sums, nullptr));
+  S2C_RETURN_IF_ERROR(ssim->Enqueue(frames, true, g_path, d_sums, nullptr));
   double sums[3];
   if (cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost) != cudaSuccess) {
     return s2c::Status(s2c::StatusCode::kInternal, "copy of the sums failed");
@@ -154,6 +159,13 @@ int main(int argc, char** argv) {
     return s2c::test::Skip("no CUDA device");
   }
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  int major = 0, minor = 0;
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0);
+  const s2c::DeviceFp64 path = s2c::ResolveDeviceFp64(s2c::test::DeviceFp64FromEnv(), major, minor);
+  g_path = path == s2c::DeviceFp64::kInteger ? s2c::cuda::F64Path::kInteger
+                                             : s2c::cuda::F64Path::kNative;
+  std::printf("f64 path: %s\n", s2c::DeviceFp64Name(path));
   s2c::CudaSsim ssim;
   double* d_sums = nullptr;
   if (!S2C_CHECK(cudaMalloc(reinterpret_cast<void**>(&d_sums), 3 * sizeof(double)) == cudaSuccess,

@@ -6,7 +6,10 @@
 // advice given by the caller, right or wrong; and under the signed rule
 // (src/steps/ordered_sum_signed.h) on every fixture, the mixed-sign ones
 // included. --quick leaves out the long inputs (for
-// compute-sanitizer runs).
+// compute-sanitizer runs). With S2C_TEST_DEVICE_FP64=integer the kernels
+// take the terms as bit patterns (TermsAsBits, src/steps/ordered_sum_bits.h:
+// the CUDA backend's integer path, without f64 arithmetic) and the advice as
+// floats.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -17,6 +20,7 @@
 
 #include "check.h"
 #include "cuda_check.h"
+#include "device_fp64_env.h"
 #include "ordered_sum.cuh"
 #include "ordered_sum_fixtures.h"
 #include "ordered_sum_launch.h"
@@ -24,22 +28,47 @@
 namespace s2c {
 namespace {
 
+// The terms as bit patterns (the integer path's TermsAsBits), not doubles.
+bool g_bits = false;
+
 // Three sums of three arrays in one launch, under the rule a functor chooses
 // (SumRule): NonNegativeTerms, or ClampedTerms with kClamped, or
 // SignedTerms with kSigned.
-template <bool kTermsSigned, bool kTermsClamped = false>
+template <bool kTermsSigned, bool kTermsClamped = false, class TermT = double>
 struct ThreeArraysOf {
   static constexpr bool kSigned = kTermsSigned;
   static constexpr bool kClamped = kTermsClamped;
-  const double* a;
-  const double* b;
-  const double* c;
-  __device__ void operator()(uint64_t i, double (&t)[3]) const {
+  using Term = TermT;
+  template <class Other>
+  using WithTerm = ThreeArraysOf<kTermsSigned, kTermsClamped, Other>;
+  const Term* a;
+  const Term* b;
+  const Term* c;
+  __device__ void operator()(uint64_t i, Term (&t)[3]) const {
     t[0] = a[i];
     t[1] = b[i];
     t[2] = c[i];
   }
 };
+
+// LaunchOrderedSumOfArray and LaunchSignedOrderedSumOfArray with the
+// doubles' bit patterns as the terms.
+template <bool kSigned>
+cudaError_t LaunchBitsArray(const double* d_terms, uint64_t n, const cuda::OrderedSumWorkspace& ws,
+                            double* d_out, cudaStream_t stream) {
+  return cuda::LaunchOrderedSums<1>(
+      cuda::ArrayTermsOf<kSigned, uint64_t>{reinterpret_cast<const uint64_t*>(d_terms)}, n, ws,
+      d_out, stream);
+}
+
+template <class Three>
+cudaError_t LaunchThree(const double* a, const double* b, const double* c, uint64_t n,
+                        const cuda::OrderedSumWorkspace& ws, double* d_out, cudaStream_t stream) {
+  if (!g_bits) return cuda::LaunchOrderedSums<3>(Three{a, b, c}, n, ws, d_out, stream);
+  using Bits = typename Three::template WithTerm<uint64_t>;
+  auto bits = [](const double* p) { return reinterpret_cast<const uint64_t*>(p); };
+  return cuda::LaunchOrderedSums<3>(Bits{bits(a), bits(b), bits(c)}, n, ws, d_out, stream);
+}
 
 struct DeviceArray {
   double* p = nullptr;
@@ -90,7 +119,7 @@ int CheckThreeAtOnce(const test::TermKind (&kinds)[3], const std::vector<size_t>
     const std::vector<double> b = test::MakeTerms(kinds[1], n, seed);
     const std::vector<double> c = test::MakeTerms(kinds[2], n, seed);
     DeviceArray da(a), db(b), dc(c);
-    CHECK_CUDA(cuda::LaunchOrderedSums<3>(Three{da.p, db.p, dc.p}, n, ws, d_out, stream));
+    CHECK_CUDA(LaunchThree<Three>(da.p, db.p, dc.p, n, ws, d_out, stream));
     double got[3];
     CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
     CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -108,8 +137,9 @@ void TestNonNegative(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
                      cudaStream_t streams[2], double* d_out) {
   const std::vector<test::TermKind> kinds(std::begin(test::kAllTermKinds),
                                           std::end(test::kAllTermKinds));
-  const int arrays = CheckArraySums(kinds, lengths, cuda::LaunchOrderedSumOfArray, 1, "array sum",
-                                    ws, streams, d_out);
+  const int arrays =
+      CheckArraySums(kinds, lengths, g_bits ? LaunchBitsArray<false> : cuda::LaunchOrderedSumOfArray,
+                     1, "array sum", ws, streams, d_out);
   std::printf("array sums: %d cases\n", arrays);
   const test::TermKind three[3] = {test::TermKind::kTies, test::TermKind::kQuartic,
                                    test::TermKind::kZeroIslands};
@@ -143,8 +173,9 @@ void TestSigned(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws
   const test::TermKind three[3] = {test::TermKind::kSsimTerms, test::TermKind::kSignedTies,
                                    test::TermKind::kCrossingZero};
   const int cases =
-      CheckArraySums(kinds, lengths, cuda::LaunchSignedOrderedSumOfArray, 5, "signed array sum",
-                     ws, streams, d_out) +
+      CheckArraySums(kinds, lengths,
+                     g_bits ? LaunchBitsArray<true> : cuda::LaunchSignedOrderedSumOfArray, 5,
+                     "signed array sum", ws, streams, d_out) +
       CheckThreeAtOnce<ThreeArraysOf<true>>(three, lengths, 7, "three signed sums at once", ws[0],
                                             streams[0], d_out);
   std::printf("signed sums: %d cases\n", cases);
@@ -160,14 +191,42 @@ const char* AdviceName(AdviceKind k) {
   return k == AdviceKind::kAtomic ? "atomic" : k == AdviceKind::kSkewed ? "skewed" : "zero";
 }
 
-__global__ void AddChunkSumsKernel(const double* x, uint64_t n, double* advice) {
+// The advice of the terms' arithmetic (Arith: TermsAsDoubles or
+// TermsAsBits), whose advice is a double or a float.
+template <class Arith>
+__global__ void AddChunkSumsKernel(const typename Arith::Term* x, uint64_t n,
+                                   typename Arith::Advice* advice) {
   const uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
-  if (i < n) atomicAdd(&advice[i / kSumChunkTerms], x[i]);
+  if (i < n) atomicAdd(&advice[i / kSumChunkTerms], Arith::AdviceOf(x[i]));
 }
 
-__global__ void SkewKernel(double* advice, uint64_t chunks) {
+template <class Advice>
+__global__ void SkewKernel(Advice* advice, uint64_t chunks) {
   const uint64_t c = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x;
-  if (c < chunks) advice[c] *= c % 2 ? 1.0 + 0x1p-12 : 1.0 - 0x1p-12;
+  if (c < chunks) advice[c] *= c % 2 ? Advice(1.0 + 0x1p-12) : Advice(1.0 - 0x1p-12);
+}
+
+// The advice of `terms` (n of them) into the workspace, as `advice` says,
+// then the other passes, on `stream`.
+template <class Arith>
+void LaunchWithAdvice(AdviceKind advice, const double* terms, uint64_t n,
+                      const cuda::OrderedSumWorkspace& ws, double* d_out, cudaStream_t stream) {
+  using Advice = typename Arith::Advice;
+  using Term = typename Arith::Term;
+  const Term* t = reinterpret_cast<const Term*>(terms);
+  const uint64_t chunks = cuda::OrderedSumChunks(n);
+  Advice* d_advice = cuda::OrderedSumAdvice<Advice>(ws);
+  CHECK_CUDA(cudaMemsetAsync(d_advice, 0, sizeof(Advice) * chunks, stream));
+  if (n > 0 && advice != AdviceKind::kZero) {  // (a grid of no blocks is an error)
+    AddChunkSumsKernel<Arith>
+        <<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(t, n, d_advice);
+    if (advice == AdviceKind::kSkewed) {
+      SkewKernel<<<static_cast<unsigned>((chunks + 255) / 256), 256, 0, stream>>>(d_advice,
+                                                                                 chunks);
+    }
+  }
+  CHECK_CUDA(
+      cuda::LaunchOrderedSumsAdvised<1>(cuda::ArrayTermsOf<false, Term>{t}, n, ws, d_out, stream));
 }
 
 void TestGivenAdvice(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspace ws,
@@ -178,19 +237,11 @@ void TestGivenAdvice(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
       for (size_t n : lengths) {
         const std::vector<double> x = test::MakeTerms(kind, n, 4);
         DeviceArray terms(x);
-        const uint64_t chunks = cuda::OrderedSumChunks(n);
-        double* d_advice = cuda::OrderedSumAdvice(ws);
-        CHECK_CUDA(cudaMemsetAsync(d_advice, 0, sizeof(double) * chunks, stream));
-        if (n > 0 && advice != AdviceKind::kZero) {  // (a grid of no blocks is an error)
-          AddChunkSumsKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(
-              terms.p, n, d_advice);
-          if (advice == AdviceKind::kSkewed) {
-            SkewKernel<<<static_cast<unsigned>((chunks + 255) / 256), 256, 0, stream>>>(
-                d_advice, chunks);
-          }
+        if (g_bits) {
+          LaunchWithAdvice<TermsAsBits>(advice, terms.p, n, ws, d_out, stream);
+        } else {
+          LaunchWithAdvice<TermsAsDoubles>(advice, terms.p, n, ws, d_out, stream);
         }
-        CHECK_CUDA(cuda::LaunchOrderedSumsAdvised<1>(cuda::ArrayTerms{terms.p}, n, ws, d_out,
-                                                     stream));
         double got;
         CHECK_CUDA(cudaMemcpyAsync(&got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
         CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -226,6 +277,8 @@ int main(int argc, char** argv) {
     ws[i].bytes = s2c::cuda::OrderedSumWorkspaceBytes(longest, 3, true);  // either rule
     CHECK_CUDA(cudaMalloc(&ws[i].data, ws[i].bytes));
   }
+  g_bits = test::DeviceFp64FromEnv() == DeviceFp64::kInteger;
+  std::printf("terms as %s\n", g_bits ? "bit patterns (the integer path)" : "doubles");
   double* d_out = nullptr;
   CHECK_CUDA(cudaMalloc(&d_out, sizeof(double) * 4));
   TestNonNegative(lengths, ws, streams, d_out);

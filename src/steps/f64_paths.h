@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The two ways the CUDA kernels evaluate the metric's f64 steps, given to
+// them as a template parameter (docs/soft-double.md, "In the kernels"):
+// NativeF64, the reference functions in the device's f64 arithmetic, and
+// IntegerF64, the same bits from the integer soft double (soft_terms.h) for
+// GPUs whose f64 units run at a small fraction of their f32 rate. A path
+// gives a pixel's prepared values (the f32 SSIM ratio and the edge term's
+// bits, which the vertical pass stores), the six finished terms, the
+// approximate terms the ordered sum's advice is made of, and SSIM's term;
+// its Term is what the ordered sum adds: doubles, or their bit patterns
+// (ordered_sum.h, TermsAsDoubles; ordered_sum_bits.h, TermsAsBits). Every
+// function is S2C_HD, so the host tests run the kernels' code on the CPU.
+#ifndef S2C_F64_PATHS_H_
+#define S2C_F64_PATHS_H_
+
+#include <cmath>
+#include <cstdint>
+
+#include "steps/hd.h"
+#include "steps/ordered_sum.h"
+#include "steps/ordered_sum_bits.h"
+#include "steps/pixel_steps.h"
+#include "steps/soft_terms.h"
+#include "steps/ssim_steps.h"
+
+namespace s2c {
+
+constexpr int kPixelTerms = 6;  // per pixel and channel (FinishTerms)
+
+// The prepared values of both paths: the f32 ratio and the edge term's bits.
+using PreparedBits = SoftPreparedTerms;
+
+struct NativeF64 {
+  using Term = double;
+  using Advice = double;
+  S2C_HD static PreparedBits Prepare(float img1, float mu1, float img2, float mu2, float s11,
+                                     float s22, float s12) {
+    const PreparedTerms p = PrepareTerms(img1, mu1, img2, mu2, s11, s22, s12);
+    return {p.ratio, SumBits(p.edge)};
+  }
+  S2C_HD static void Finish(PreparedBits p, double (&t)[kPixelTerms]) {
+    const PixelTerms f = FinishTerms({p.ratio, SumDouble(p.edge)});
+    for (int k = 0; k < kPixelTerms; ++k) t[k] = f.t[k];
+  }
+  // The advice is the finished terms themselves.
+  S2C_HD static void PixelAdvice(PreparedBits p, double (&a)[kPixelTerms]) { Finish(p, a); }
+  S2C_HD static double Ssim(const SsimMoments& m, int64_t samplemax) {
+    return SsimTerm(m, samplemax);
+  }
+};
+
+struct IntegerF64 {
+  using Term = uint64_t;
+  using Advice = float;  // times 2^kFloatAdviceExp (ordered_sum.h)
+  S2C_HD static PreparedBits Prepare(float img1, float mu1, float img2, float mu2, float s11,
+                                     float s22, float s12) {
+    return SoftPrepareTerms(img1, mu1, img2, mu2, s11, s22, s12);
+  }
+  S2C_HD static void Finish(PreparedBits p, uint64_t (&t)[kPixelTerms]) {
+    const SoftPixelTerms f = SoftFinishTerms(p);
+    for (int k = 0; k < kPixelTerms; ++k) t[k] = f.t[k];
+  }
+  // The terms approximated in f32, scaled by 2^kFloatAdviceExp (2^16 on
+  // each factor of a fourth power): no soft double is needed for advice.
+  S2C_HD static void PixelAdvice(PreparedBits p, float (&a)[kPixelTerms]) {
+    static_assert(kFloatAdviceExp == 64, "the scale below is 2^16 a factor");
+    constexpr float k2p16 = 65536.0f, k2p48 = 281474976710656.0f;
+    const float d = fmaxf(1.0f - p.ratio, 0.0f) * k2p16;  // fmaxf drops a NaN
+    const float e = FloatAdviceOfBits(p.edge, 16);
+    const float artifact = fmaxf(e, 0.0f), detail = fmaxf(-e, 0.0f);
+    a[0] = d * k2p48;
+    a[1] = (d * d) * (d * d);
+    a[2] = artifact * k2p48;
+    a[3] = (artifact * artifact) * (artifact * artifact);
+    a[4] = detail * k2p48;
+    a[5] = (detail * detail) * (detail * detail);
+  }
+  S2C_HD static uint64_t Ssim(const SsimMoments& m, int64_t samplemax) {
+    return SoftSsimTerm(m, samplemax);
+  }
+};
+
+}  // namespace s2c
+
+#endif  // S2C_F64_PATHS_H_
