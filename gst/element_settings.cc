@@ -131,6 +131,13 @@ void InstallElementProperties(GObjectClass* oc) {
                           "\"threshold-cleared\" is posted",
                           0.0, G_MAXDOUBLE, DEFAULT_THRESHOLD_HYSTERESIS, live));
   g_object_class_install_property(
+      oc, PROP_THRESHOLD_HOLD,
+      g_param_spec_uint64("threshold-hold", "Threshold hold",
+                          "Running time (ns) the score must stay below threshold before "
+                          "\"threshold\" is posted, and at or above threshold + hysteresis "
+                          "before \"threshold-cleared\" (0: at the first such score)",
+                          0, G_MAXUINT64, DEFAULT_THRESHOLD_HOLD, live));
+  g_object_class_install_property(
       oc, PROP_RESULTS_LOCATION,
       g_param_spec_string("results-location", "Results location",
                           "File that gets every scored frame as it is scored, and each "
@@ -216,6 +223,7 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
     case PROP_THRESHOLD_HYSTERESIS:
       s->threshold_hysteresis = g_value_get_double(value);
       return true;
+    case PROP_THRESHOLD_HOLD: s->threshold_hold = g_value_get_uint64(value); return true;
     case PROP_RESULTS_LOCATION: {
       const char* location = g_value_get_string(value);
       *results_location = location != nullptr ? location : "";
@@ -260,6 +268,7 @@ bool GetSettingsProperty(const ElementSettings& s,
       return true;
     case PROP_THRESHOLD: g_value_set_double(value, s.threshold); return true;
     case PROP_THRESHOLD_HYSTERESIS: g_value_set_double(value, s.threshold_hysteresis); return true;
+    case PROP_THRESHOLD_HOLD: g_value_set_uint64(value, s.threshold_hold); return true;
     case PROP_RESULTS_LOCATION:
       g_value_set_string(value, results_location.empty() ? nullptr : results_location.c_str());
       return true;

@@ -31,6 +31,7 @@ enum ElementProperty {
   PROP_PAIRING_TOLERANCE,
   PROP_THRESHOLD,
   PROP_THRESHOLD_HYSTERESIS,
+  PROP_THRESHOLD_HOLD,
   PROP_RESULTS_LOCATION,
   PROP_RESULTS_FORMAT,
   PROP_POST_MESSAGES,
@@ -50,6 +51,7 @@ enum ElementProperty {
 #define DEFAULT_PAIRING_TOLERANCE GST_MSECOND
 #define DEFAULT_THRESHOLD (-G_MAXDOUBLE)
 #define DEFAULT_THRESHOLD_HYSTERESIS 1.0
+#define DEFAULT_THRESHOLD_HOLD 0
 #define DEFAULT_RESULTS_FORMAT s2c::ResultsFormat::kJsonLines
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
@@ -68,6 +70,7 @@ struct ElementSettings {
   int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
   double threshold = DEFAULT_THRESHOLD;
   double threshold_hysteresis = DEFAULT_THRESHOLD_HYSTERESIS;
+  GstClockTime threshold_hold = DEFAULT_THRESHOLD_HOLD;
   ResultsFormat results_format = DEFAULT_RESULTS_FORMAT;
   bool post_messages = DEFAULT_POST_MESSAGES;
   LivePolicy live_policy = DEFAULT_LIVE_POLICY;

@@ -45,7 +45,7 @@ void ResetSegment(ElementState* p, uint64_t segment) {
     p->results.started_us = g_get_monotonic_time();
   }
   p->frame_index = 0;
-  p->alarm = false;
+  p->alarm.Reset();
   p->warned_dist_ended = false;
 }
 

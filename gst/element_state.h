@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string>
 
+#include "alarm.h"
 #include "backend.h"
 #include "element_settings.h"
 #include "gstssimulacra2cmp.h"
@@ -113,7 +114,7 @@ struct ElementState {
   GstClockTime last_result_at = GST_CLOCK_TIME_NONE;
   uint64_t next_tag = 0;
   uint64_t frame_index = 0;
-  bool alarm = false;
+  ThresholdAlarm alarm;  // SSIMULACRA 2's threshold (alarm.h)
   bool warned_dist_ended = false;
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file

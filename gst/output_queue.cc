@@ -120,12 +120,14 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
                  const FrameMessage& f) {
   ElementState* p = self->priv;
   if (!(f.metrics & kMetricSsimulacra2)) return;
-  const bool raise = !p->alarm && f.score < s.threshold;
-  const bool clear = p->alarm && f.score >= s.threshold + s.threshold_hysteresis;
-  if (!raise && !clear) return;
-  p->alarm = raise;
+  AlarmRule rule;
+  rule.threshold = s.threshold;
+  rule.hysteresis = s.threshold_hysteresis;
+  rule.hold = s.threshold_hold;
+  const AlarmChange change = p->alarm.Update(rule, f.score, f.running_time);
+  if (change == AlarmChange::kNone) return;
   ThresholdMessage m;
-  m.cleared = clear;
+  m.cleared = change == AlarmChange::kCleared;
   m.score = f.score;
   m.threshold = s.threshold;
   m.frame_index = f.frame_index;

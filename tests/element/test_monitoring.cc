@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The element's signals for monitoring live feeds: alarms with a hold-off.
+// Every test runs on the harnesses' GstTestClock (harnesses.h) and the
+// running times of the frames it pushes, so nothing depends on how fast
+// the machine is.
+// The C++ headers come first: gstcheck.h defines a macro named fail, which
+// std::basic_ios has as a member.
+#include <string>
+#include <vector>
+
+#include "harnesses.h"
+
+#include <gst/check/gstcheck.h>
+
+using s2c_test::EndBoth;
+using s2c_test::Harnesses;
+using s2c_test::kFrame;
+using s2c_test::MakeHarnesses;
+using s2c_test::PullOut;
+using s2c_test::PushPair;
+using s2c_test::Teardown;
+using s2c_test::WaitForSummary;
+
+namespace {
+
+// Distorted seeds: 0 is the reference itself (score 100), 9 a worse frame.
+constexpr int kGood = 0;
+constexpr int kBad = 9;
+
+// Pushes one pair per seed, a frame (40 ms) apart, to EOS, and collects
+// what the element said.
+void RunPairs(Harnesses* h, const std::vector<int>& dist_seeds) {
+  for (size_t i = 0; i < dist_seeds.size(); ++i) PushPair(h, 0, dist_seeds[i], i * kFrame);
+  EndBoth(h);
+  PullOut(h, static_cast<int>(dist_seeds.size()));
+  WaitForSummary(h);
+}
+
+}  // namespace
+
+// threshold-hold=100 ms: a single bad frame and a flapping score raise
+// nothing; four bad frames in a row (0, 40, 80, 120 ms: held 120 ms) raise
+// the alarm at the fourth, and it clears only after good frames for as
+// long, a bad frame among them starting the hold again.
+GST_START_TEST(test_alarm_waits_for_the_hold) {
+  Harnesses h = MakeHarnesses({"threshold=99.5", "threshold-hysteresis=0.25",
+                               "threshold-hold=100000000"});
+  RunPairs(&h, {kGood, kBad, kGood,                  // one bad frame
+                kBad, kGood, kBad, kGood,            // flapping
+                kBad, kBad, kBad, kBad,              // held: raised at frame 10
+                kGood, kBad, kGood, kGood, kGood, kGood});  // cleared at frame 16
+  fail_unless_equals_int(h.seen.alarms.size(), 2);
+  fail_unless(!h.seen.alarms[0].cleared);
+  fail_unless_equals_uint64(h.seen.alarms[0].frame_index, 10);
+  fail_unless_equals_uint64(h.seen.alarms[0].running_time, 10 * kFrame);
+  fail_unless(h.seen.alarms[1].cleared);
+  fail_unless_equals_uint64(h.seen.alarms[1].frame_index, 16);
+  Teardown(&h);
+}
+GST_END_TEST;
+
+// The default hold, 0, keeps the alarm on single frames: the same flapping
+// score raises and clears it on every frame.
+GST_START_TEST(test_alarm_without_hold_follows_each_frame) {
+  Harnesses h = MakeHarnesses({"threshold=99.5", "threshold-hysteresis=0.25"});
+  RunPairs(&h, {kBad, kGood, kBad, kGood});
+  fail_unless_equals_int(h.seen.alarms.size(), 4);
+  for (size_t i = 0; i < 4; ++i) {
+    fail_unless_equals_int(h.seen.alarms[i].cleared, i % 2 == 1);
+    fail_unless_equals_uint64(h.seen.alarms[i].frame_index, i);
+  }
+  Teardown(&h);
+}
+GST_END_TEST;
+
+static Suite* monitoring_suite() {
+  Suite* s = suite_create("ssimulacra2cmp-monitoring");
+  TCase* tc = tcase_create("monitoring");
+  tcase_set_timeout(tc, 120);
+  suite_add_tcase(s, tc);
+  tcase_add_test(tc, test_alarm_waits_for_the_hold);
+  tcase_add_test(tc, test_alarm_without_hold_follows_each_frame);
+  return s;
+}
+
+GST_CHECK_MAIN(monitoring)
