@@ -188,6 +188,12 @@ void InstallElementProperties(GObjectClass* oc) {
                          "or both (ssimulacra2+ssim)",
                          MetricsGetType(), DEFAULT_METRICS, flags));
   g_object_class_install_property(
+      oc, PROP_LABEL,
+      g_param_spec_string("label", "Label",
+                          "Names the monitored channel in every message and results record "
+                          "(field \"label\"); none: the element's name",
+                          nullptr, flags));
+  g_object_class_install_property(
       oc, PROP_LAST_SCORE,
       g_param_spec_double("last-score", "Last score",
                           "Score of the last scored pair (NaN before the first)",
@@ -205,8 +211,17 @@ void InstallElementProperties(GObjectClass* oc) {
   gst_type_mark_as_plugin_api(MetricsGetType(), static_cast<GstPluginAPIFlags>(0));
 }
 
-bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
-                         guint id, const GValue* value) {
+namespace {
+
+std::string StringOrEmpty(const GValue* value) {
+  const char* v = g_value_get_string(value);
+  return v != nullptr ? v : "";
+}
+
+}  // namespace
+
+bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
+                         const GValue* value) {
   switch (id) {
     case PROP_BACKEND:
       s->backend = static_cast<BackendChoice>(g_value_get_enum(value));
@@ -224,11 +239,8 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
       s->threshold_hysteresis = g_value_get_double(value);
       return true;
     case PROP_THRESHOLD_HOLD: s->threshold_hold = g_value_get_uint64(value); return true;
-    case PROP_RESULTS_LOCATION: {
-      const char* location = g_value_get_string(value);
-      *results_location = location != nullptr ? location : "";
-      return true;
-    }
+    case PROP_RESULTS_LOCATION: strings->results_location = StringOrEmpty(value); return true;
+    case PROP_LABEL: strings->label = StringOrEmpty(value); return true;
     case PROP_RESULTS_FORMAT:
       s->results_format = static_cast<ResultsFormat>(g_value_get_enum(value));
       return true;
@@ -253,8 +265,7 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
   }
 }
 
-bool GetSettingsProperty(const ElementSettings& s,
-                         const std::string& results_location, guint id,
+bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings, guint id,
                          GValue* value) {
   switch (id) {
     case PROP_BACKEND: g_value_set_enum(value, static_cast<int>(s.backend)); return true;
@@ -270,7 +281,12 @@ bool GetSettingsProperty(const ElementSettings& s,
     case PROP_THRESHOLD_HYSTERESIS: g_value_set_double(value, s.threshold_hysteresis); return true;
     case PROP_THRESHOLD_HOLD: g_value_set_uint64(value, s.threshold_hold); return true;
     case PROP_RESULTS_LOCATION:
-      g_value_set_string(value, results_location.empty() ? nullptr : results_location.c_str());
+      g_value_set_string(value, strings.results_location.empty()
+                                    ? nullptr
+                                    : strings.results_location.c_str());
+      return true;
+    case PROP_LABEL:
+      g_value_set_string(value, strings.label.empty() ? nullptr : strings.label.c_str());
       return true;
     case PROP_RESULTS_FORMAT:
       g_value_set_enum(value, static_cast<int>(s.results_format));

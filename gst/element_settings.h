@@ -40,6 +40,7 @@ enum ElementProperty {
   PROP_LINK_TIMEOUT,
   PROP_CPU_THREADS,
   PROP_METRICS,
+  PROP_LABEL,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -60,8 +61,14 @@ enum ElementProperty {
 #define DEFAULT_CPU_THREADS 0
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
 
-// The settable properties except results-location, which is kept apart so
-// that copying the settings on each frame never allocates.
+// The string properties, kept apart from ElementSettings so that copying
+// the settings on each frame never allocates.
+struct ElementStrings {
+  std::string results_location;  // "": none
+  std::string label;             // "": the element's name
+};
+
+// The settable properties except the strings.
 struct ElementSettings {
   BackendChoice backend = DEFAULT_BACKEND;
   int cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
@@ -85,10 +92,9 @@ struct ElementSettings {
 void InstallElementProperties(GObjectClass* oc);
 
 // Set/get of the settable properties; false for an id they do not own.
-bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
-                         guint id, const GValue* value);
-bool GetSettingsProperty(const ElementSettings& s,
-                         const std::string& results_location, guint id,
+bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
+                         const GValue* value);
+bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings, guint id,
                          GValue* value);
 
 }  // namespace s2c

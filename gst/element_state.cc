@@ -20,9 +20,18 @@ void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s) {
                            gst_message_new_element(GST_OBJECT(self), s));
 }
 
-SummaryMessage MakeSummary(ElementState* p, const char* reason) {
+MessageOrigin Origin(ElementState* p) {
+  MessageOrigin origin;
+  origin.utc = UtcNow();
   std::lock_guard<std::mutex> lock(p->results_lock);
+  origin.label = p->label;
+  return origin;
+}
+
+SummaryMessage MakeSummary(ElementState* p, const char* reason) {
   SummaryMessage m;
+  m.origin = Origin(p);
+  std::lock_guard<std::mutex> lock(p->results_lock);
   m.reason = reason;
   m.segment = p->results.segment;
   m.metrics = p->metrics;

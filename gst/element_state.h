@@ -76,7 +76,7 @@ struct Results {
 // Everything the element keeps between calls.
 struct ElementState {
   ElementSettings settings;  // object lock
-  std::string results_location;  // object lock
+  ElementStrings strings;  // object lock
   // Object lock. From Start to Stop: the settings Start took are in effect,
   // and those that only Start reads refuse to change (SetProperty).
   bool started = false;
@@ -130,6 +130,9 @@ struct ElementState {
 
   std::mutex results_lock;  // guards `results` against property reads
   Results results;
+  // The label in effect since start (the label property, else the
+  // element's name): results_lock, which the stats property takes.
+  std::string label;
 };
 
 }  // namespace s2c
@@ -153,6 +156,9 @@ bool IsLive(GstSsimulacra2Cmp* self);
 
 // Posts an element message with structure s (taken).
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s);
+
+// The message origin now: the label and the UTC time (score_message.h).
+MessageOrigin Origin(ElementState* p);
 
 // The segment's summary so far.
 SummaryMessage MakeSummary(ElementState* p, const char* reason);

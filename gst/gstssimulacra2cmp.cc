@@ -281,7 +281,7 @@ GstFlowReturn UpdateSrcCaps(GstAggregator* agg, GstCaps* downstream, GstCaps** r
 }
 
 bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
-               const std::string& location) {
+               const std::string& location, const std::string& label) {
   s2c::ElementState* p = self->priv;
   s2c::BackendSelection selection;
   const s2c::Status status = s2c::SelectBackend(
@@ -322,6 +322,7 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
     // thread, under this lock.
     std::lock_guard<std::mutex> lock(p->results_lock);
     p->metrics = s.metrics;
+    p->label = label;
   }
   p->configured_width = p->configured_height = 0;
   p->negotiation_failed = false;
@@ -348,10 +349,11 @@ gboolean Start(GstAggregator* agg) {
   s2c::ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
   const s2c::ElementSettings settings = p->settings;
-  const std::string location = p->results_location;
+  const s2c::ElementStrings strings = p->strings;
+  const std::string label = strings.label.empty() ? GST_OBJECT_NAME(self) : strings.label;
   p->started = true;
   GST_OBJECT_UNLOCK(self);
-  if (StartWith(self, settings, location)) return TRUE;
+  if (StartWith(self, settings, strings.results_location, label)) return TRUE;
   GST_OBJECT_LOCK(self);
   p->started = false;
   GST_OBJECT_UNLOCK(self);
@@ -413,7 +415,7 @@ void SetProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
   GST_OBJECT_LOCK(self);
   const bool refused = p->started && !(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
   const bool known =
-      refused || s2c::SetSettingsProperty(&p->settings, &p->results_location, id, value);
+      refused || s2c::SetSettingsProperty(&p->settings, &p->strings, id, value);
   GST_OBJECT_UNLOCK(self);
   if (!known) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -442,7 +444,7 @@ void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
       break;
   }
   GST_OBJECT_LOCK(self);
-  const bool known = s2c::GetSettingsProperty(p->settings, p->results_location, id, value);
+  const bool known = s2c::GetSettingsProperty(p->settings, p->strings, id, value);
   GST_OBJECT_UNLOCK(self);
   if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }

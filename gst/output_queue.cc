@@ -133,6 +133,7 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
   m.frame_index = f.frame_index;
   m.timestamp = f.timestamp;
   m.running_time = f.running_time;
+  m.origin = f.origin;
   PostStructure(self, m.ToStructure());
 }
 
@@ -155,6 +156,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   const double score = pending->frame.score;
   FrameMessage f = pending->frame;
   f.frame_index = FrameIndex(pending->ref, p->frame_index++);
+  f.origin = Origin(p);
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
     f.segment = p->results.segment;

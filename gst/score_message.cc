@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "score_message.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace s2c {
@@ -48,6 +49,9 @@ constexpr char kStddev[] = "stddev";
 
 constexpr char kThreshold[] = "threshold";
 
+constexpr char kLabel[] = "label";
+constexpr char kUtc[] = "utc";
+
 // SSIM (metrics with ssim): the frame's values, and the summary's statistics
 // under the same names as SSIMULACRA 2's with this prefix.
 constexpr char kSsim[] = "ssim";
@@ -72,7 +76,34 @@ bool GetU64(const GstStructure* s, const char* field, uint64_t* out) {
   return true;
 }
 
+bool GetString(const GstStructure* s, const char* field, std::string* out) {
+  const char* v = gst_structure_get_string(s, field);
+  if (v == nullptr) return false;
+  *out = v;
+  return true;
+}
+
+// The origin goes last, after every field a reader may read by position.
+void SetOrigin(GstStructure* s, const MessageOrigin& origin) {
+  gst_structure_set(s, kLabel, G_TYPE_STRING, origin.label.c_str(), kUtc, G_TYPE_STRING,
+                    origin.utc.c_str(), nullptr);
+}
+
+bool GetOrigin(const GstStructure* s, MessageOrigin* origin) {
+  return GetString(s, kLabel, &origin->label) && GetString(s, kUtc, &origin->utc);
+}
+
 }  // namespace
+
+std::string UtcNow() {
+  GDateTime* now = g_date_time_new_now_utc();
+  gchar* seconds = g_date_time_format(now, "%Y-%m-%dT%H:%M:%S");
+  char text[64];
+  std::snprintf(text, sizeof(text), "%s.%03dZ", seconds, g_date_time_get_microsecond(now) / 1000);
+  g_free(seconds);
+  g_date_time_unref(now);
+  return text;
+}
 
 MessageType GetMessageType(const GstStructure* s) {
   if (s == nullptr) return MessageType::kUnknown;
@@ -101,6 +132,7 @@ GstStructure* FrameMessage::ToStructure() const {
                     kDuration, G_TYPE_UINT64, guint64{duration},
                     kDistTimestamp, G_TYPE_UINT64, guint64{dist_timestamp},
                     nullptr);
+  SetOrigin(s, origin);
   return s;
 }
 
@@ -128,7 +160,7 @@ bool FrameMessage::FromStructure(const GstStructure* s, FrameMessage* out) {
          GetU64(s, kStreamTime, &out->stream_time) &&
          GetU64(s, kRunningTime, &out->running_time) &&
          GetU64(s, kDuration, &out->duration) &&
-         GetU64(s, kDistTimestamp, &out->dist_timestamp);
+         GetU64(s, kDistTimestamp, &out->dist_timestamp) && GetOrigin(s, &out->origin);
 }
 
 namespace {
@@ -179,6 +211,7 @@ GstStructure* SummaryMessage::ToStructure() const {
   // Last: a reader that prints every field in order (the CLI's summary
   // line) keeps its columns.
   gst_structure_set(s, kSegment, G_TYPE_UINT64, guint64{segment}, nullptr);
+  SetOrigin(s, origin);
   return s;
 }
 
@@ -196,7 +229,7 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
       !GetU64(s, kRefLate, &out->ref_late) ||
       !GetU64(s, kRefSkipped, &out->ref_skipped) ||
       !GetU64(s, kRefGaps, &out->ref_gaps) ||
-      !GetU64(s, kResultsLost, &out->results_lost)) {
+      !GetU64(s, kResultsLost, &out->results_lost) || !GetOrigin(s, &out->origin)) {
     return false;
   }
   out->metrics = 0;
@@ -222,6 +255,7 @@ GstStructure* ThresholdMessage::ToStructure() const {
                     kTimestamp, G_TYPE_UINT64, guint64{timestamp},
                     kRunningTime, G_TYPE_UINT64, guint64{running_time},
                     nullptr);
+  SetOrigin(s, origin);
   return s;
 }
 
@@ -237,7 +271,7 @@ bool ThresholdMessage::FromStructure(const GstStructure* s,
          gst_structure_get_double(s, kThreshold, &out->threshold) &&
          GetU64(s, kFrameIndex, &out->frame_index) &&
          GetU64(s, kTimestamp, &out->timestamp) &&
-         GetU64(s, kRunningTime, &out->running_time);
+         GetU64(s, kRunningTime, &out->running_time) && GetOrigin(s, &out->origin);
 }
 
 }  // namespace s2c

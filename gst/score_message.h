@@ -24,6 +24,19 @@ enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdClear
 // The kind of an element message, kUnknown for anything not ours.
 MessageType GetMessageType(const GstStructure* s);
 
+// The wall-clock time now in UTC, ISO 8601 to the millisecond
+// ("2024-05-01T12:34:56.789Z"): the "utc" field of every message and
+// results record.
+std::string UtcNow();
+
+// Which element said it and when, in every message: "label" (the element's
+// label property, by default its name) and "utc" (UtcNow() when it was
+// posted). The last fields of each message.
+struct MessageOrigin {
+  std::string label;
+  std::string utc;
+};
+
 // type="frame": one per scored pair, in output order.
 struct FrameMessage {
   // Which of the scores below the pair has (the element's "metrics"):
@@ -40,6 +53,7 @@ struct FrameMessage {
   GstClockTime duration = GST_CLOCK_TIME_NONE;
   // PTS of the distorted buffer it was paired with, before dist-offset.
   GstClockTime dist_timestamp = GST_CLOCK_TIME_NONE;
+  MessageOrigin origin;
 
   GstStructure* ToStructure() const;  // (transfer full)
   static bool FromStructure(const GstStructure* s, FrameMessage* out);
@@ -68,6 +82,7 @@ struct SummaryMessage {
   // Records of the segment that results-location could not take: its
   // frames', and in the message also its own summary's.
   uint64_t results_lost = 0;
+  MessageOrigin origin;
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, SummaryMessage* out);
@@ -83,6 +98,7 @@ struct ThresholdMessage {
   uint64_t frame_index = 0;
   GstClockTime timestamp = GST_CLOCK_TIME_NONE;
   GstClockTime running_time = GST_CLOCK_TIME_NONE;
+  MessageOrigin origin;
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, ThresholdMessage* out);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element's signals for monitoring live feeds: alarms with a hold-off.
+// The element's signals for monitoring live feeds: alarms with a hold-off,
+// the label and UTC time of every message.
 // Every test runs on the harnesses' GstTestClock (harnesses.h) and the
 // running times of the frames it pushes, so nothing depends on how fast
 // the machine is.
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "harnesses.h"
+#include "score_message.h"
 
 #include <gst/check/gstcheck.h>
 
@@ -73,6 +75,46 @@ GST_START_TEST(test_alarm_without_hold_follows_each_frame) {
 }
 GST_END_TEST;
 
+namespace {
+
+// The wall-clock time now as the element writes it.
+std::string Utc() { return s2c::UtcNow(); }
+
+// `origin` names `label` and a UTC time from `before` to `after` (ISO 8601
+// to the millisecond compares as text).
+void ExpectOrigin(const s2c::MessageOrigin& origin, const std::string& label,
+                  const std::string& before, const std::string& after) {
+  fail_unless(origin.label == label, "label %s, expected %s", origin.label.c_str(),
+              label.c_str());
+  fail_unless(before <= origin.utc && origin.utc <= after, "utc %s not in [%s, %s]",
+              origin.utc.c_str(), before.c_str(), after.c_str());
+}
+
+}  // namespace
+
+// Every message, frame, alarm and summary, says which element it is from
+// (label, by default the element's name) and when, in UTC.
+GST_START_TEST(test_every_message_has_label_and_utc) {
+  for (const bool named : {false, true}) {
+    std::vector<std::string> props = {"threshold=99.5", "threshold-hysteresis=0.25"};
+    if (named) props.push_back("label=studio 4");
+    Harnesses h = MakeHarnesses(props);
+    const std::string label = named ? "studio 4" : GST_ELEMENT_NAME(h.element());
+    const std::string before = Utc();
+    RunPairs(&h, {kBad, kGood});
+    const std::string after = Utc();
+    fail_unless_equals_int(h.seen.frames.size(), 2);
+    fail_unless_equals_int(h.seen.alarms.size(), 2);
+    for (const s2c::FrameMessage& f : h.seen.frames) ExpectOrigin(f.origin, label, before, after);
+    for (const s2c::ThresholdMessage& t : h.seen.alarms) {
+      ExpectOrigin(t.origin, label, before, after);
+    }
+    ExpectOrigin(h.seen.summaries.back().origin, label, before, after);
+    Teardown(&h);
+  }
+}
+GST_END_TEST;
+
 static Suite* monitoring_suite() {
   Suite* s = suite_create("ssimulacra2cmp-monitoring");
   TCase* tc = tcase_create("monitoring");
@@ -80,6 +122,7 @@ static Suite* monitoring_suite() {
   suite_add_tcase(s, tc);
   tcase_add_test(tc, test_alarm_waits_for_the_hold);
   tcase_add_test(tc, test_alarm_without_hold_follows_each_frame);
+  tcase_add_test(tc, test_every_message_has_label_and_utc);
   return s;
 }
 
