@@ -176,6 +176,14 @@ void InstallElementProperties(GObjectClass* oc) {
                           "an unlinked pad is then an error. 0: no check",
                           0, G_MAXUINT64, DEFAULT_LINK_TIMEOUT, flags));
   g_object_class_install_property(
+      oc, PROP_FEED_TIMEOUT,
+      g_param_spec_uint64("feed-timeout", "Feed timeout",
+                          "Live, in PLAYING: clock time (ns) without a buffer on a sink pad "
+                          "after which a \"feed\" message says the feed is lost (and another "
+                          "when it is back); last-score reads NaN while the distorted feed "
+                          "is lost. 0: no watch",
+                          0, G_MAXUINT64, DEFAULT_FEED_TIMEOUT, flags));
+  g_object_class_install_property(
       oc, PROP_CPU_THREADS,
       g_param_spec_uint("cpu-threads", "CPU threads",
                         "Threads of the CPU backend (0: one per core); the scores do not "
@@ -252,6 +260,7 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
       s->results_write_failure = static_cast<ResultsFailure>(g_value_get_enum(value));
       return true;
     case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
+    case PROP_FEED_TIMEOUT: s->feed_timeout = g_value_get_uint64(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
     case PROP_METRICS: {
       // No metric at all means the default rather than an element that
@@ -297,6 +306,7 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
       g_value_set_enum(value, static_cast<int>(s.results_write_failure));
       return true;
     case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
+    case PROP_FEED_TIMEOUT: g_value_set_uint64(value, s.feed_timeout); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;
     default:

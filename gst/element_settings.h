@@ -41,6 +41,7 @@ enum ElementProperty {
   PROP_CPU_THREADS,
   PROP_METRICS,
   PROP_LABEL,
+  PROP_FEED_TIMEOUT,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -58,6 +59,7 @@ enum ElementProperty {
 #define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
 #define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
 #define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
+#define DEFAULT_FEED_TIMEOUT (2 * GST_SECOND)
 #define DEFAULT_CPU_THREADS 0
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
 
@@ -83,6 +85,7 @@ struct ElementSettings {
   LivePolicy live_policy = DEFAULT_LIVE_POLICY;
   ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;
   GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
+  GstClockTime feed_timeout = DEFAULT_FEED_TIMEOUT;
   int cpu_threads = DEFAULT_CPU_THREADS;
   unsigned metrics = DEFAULT_METRICS;  // Metric bits
 };

@@ -73,6 +73,18 @@ struct Results {
   double last_score = std::numeric_limits<double>::quiet_NaN();
 };
 
+// The feed watch (feed_watch.h), under its own lock: the sink pads' probes,
+// the clock's thread and state changes touch it.
+struct FeedWatchState {
+  std::mutex lock;
+  bool armed = false;        // in PLAYING, with a feed-timeout
+  GstClock* clock = nullptr;  // a reference while armed
+  GstClockTime timeout = 0;
+  GstClockTime last[2] = {0, 0};  // clock time of each pad's last buffer
+  bool lost[2] = {false, false};
+  GstClockID id = nullptr;  // the next check
+};
+
 // Everything the element keeps between calls.
 struct ElementState {
   ElementSettings settings;  // object lock
@@ -127,6 +139,7 @@ struct ElementState {
   // summary says so). Set from whichever thread posts.
   std::atomic<bool> posted_error{false};
   GstClockID link_watch = nullptr;  // link_watch.h; start and stop only
+  FeedWatchState feed;
 
   std::mutex results_lock;  // guards `results` against property reads
   Results results;

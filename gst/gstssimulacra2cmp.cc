@@ -11,6 +11,7 @@
 
 #include "backend_factory.h"
 #include "element_state.h"
+#include "feed_watch.h"
 #include "frame_flow.h"
 #include "link_watch.h"
 #include "output_queue.h"
@@ -363,6 +364,7 @@ gboolean Start(GstAggregator* agg) {
 gboolean Stop(GstAggregator* agg) {
   s2c::ElementState* p = GST_SSIMULACRA2_CMP(agg)->priv;
   s2c::StopLinkWatch(GST_SSIMULACRA2_CMP(agg));
+  s2c::StopFeedWatch(GST_SSIMULACRA2_CMP(agg));
   if (p->backend) DropPending(p);
   p->backend.reset();
   // Stopped before EOS: the file still gets the summary of what was scored.
@@ -380,11 +382,18 @@ gboolean Stop(GstAggregator* agg) {
 
 // Going to READY: the backend abandons its pairs before the base class
 // stops the streaming thread, which may be waiting for one of them.
+// In PLAYING, with the pipeline's clock and base time set, the feeds are
+// watched (feed_watch.h).
 GstStateChangeReturn ChangeState(GstElement* element, GstStateChange transition) {
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
-    AbandonScoring(GST_SSIMULACRA2_CMP(element));
+  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(element);
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED) s2c::StopFeedWatch(self);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) AbandonScoring(self);
+  const GstStateChangeReturn ret =
+      GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->change_state(element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING && ret != GST_STATE_CHANGE_FAILURE) {
+    s2c::StartFeedWatch(self, ReadSettings(self).feed_timeout);
   }
-  return GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->change_state(element, transition);
+  return ret;
 }
 
 // Flush-stop on both pads (a seek): results in flight are dropped, the
@@ -516,4 +525,5 @@ static void gst_ssimulacra2_cmp_init(GstSsimulacra2Cmp* self) {
     self->pads[i] = GST_AGGREGATOR_PAD(pad);
     gst_element_add_pad(GST_ELEMENT(self), pad);
   }
+  s2c::InstallFeedProbes(self);
 }

@@ -15,6 +15,7 @@ constexpr char kTypeFrame[] = "frame";
 constexpr char kTypeSummary[] = "summary";
 constexpr char kTypeThreshold[] = "threshold";
 constexpr char kTypeThresholdCleared[] = "threshold-cleared";
+constexpr char kTypeFeed[] = "feed";
 
 constexpr char kScore[] = "score";
 constexpr char kFrameIndex[] = "frame-index";
@@ -48,6 +49,14 @@ constexpr char kP95[] = "p95";
 constexpr char kStddev[] = "stddev";
 
 constexpr char kThreshold[] = "threshold";
+
+constexpr char kFeed[] = "feed";
+constexpr char kFeedReference[] = "reference";
+constexpr char kFeedDistorted[] = "distorted";
+constexpr char kState[] = "state";
+constexpr char kStateLost[] = "lost";
+constexpr char kStateRestored[] = "restored";
+constexpr char kTimeout[] = "timeout";
 
 constexpr char kLabel[] = "label";
 constexpr char kUtc[] = "utc";
@@ -111,6 +120,7 @@ MessageType GetMessageType(const GstStructure* s) {
   if (HasType(s, kTypeSummary)) return MessageType::kSummary;
   if (HasType(s, kTypeThreshold)) return MessageType::kThreshold;
   if (HasType(s, kTypeThresholdCleared)) return MessageType::kThresholdCleared;
+  if (HasType(s, kTypeFeed)) return MessageType::kFeed;
   return MessageType::kUnknown;
 }
 
@@ -272,6 +282,31 @@ bool ThresholdMessage::FromStructure(const GstStructure* s,
          GetU64(s, kFrameIndex, &out->frame_index) &&
          GetU64(s, kTimestamp, &out->timestamp) &&
          GetU64(s, kRunningTime, &out->running_time) && GetOrigin(s, &out->origin);
+}
+
+GstStructure* FeedMessage::ToStructure() const {
+  GstStructure* s = NewMessageStructure(kTypeFeed);
+  gst_structure_set(s, kFeed, G_TYPE_STRING, distorted ? kFeedDistorted : kFeedReference,
+                    kState, G_TYPE_STRING, lost ? kStateLost : kStateRestored,
+                    kTimeout, G_TYPE_UINT64, guint64{timeout}, nullptr);
+  SetOrigin(s, origin);
+  return s;
+}
+
+bool FeedMessage::FromStructure(const GstStructure* s, FeedMessage* out) {
+  if (!HasType(s, kTypeFeed)) return false;
+  const char* feed = gst_structure_get_string(s, kFeed);
+  const char* state = gst_structure_get_string(s, kState);
+  if (feed == nullptr || state == nullptr) return false;
+  const bool distorted = std::strcmp(feed, kFeedDistorted) == 0;
+  const bool lost = std::strcmp(state, kStateLost) == 0;
+  if ((!distorted && std::strcmp(feed, kFeedReference) != 0) ||
+      (!lost && std::strcmp(state, kStateRestored) != 0)) {
+    return false;
+  }
+  out->distorted = distorted;
+  out->lost = lost;
+  return GetU64(s, kTimeout, &out->timeout) && GetOrigin(s, &out->origin);
 }
 
 }  // namespace s2c

@@ -19,7 +19,7 @@ namespace s2c {
 
 extern const char kMessageName[];  // "ssimulacra2cmp"
 
-enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared };
+enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared, kFeed };
 
 // The kind of an element message, kUnknown for anything not ours.
 MessageType GetMessageType(const GstStructure* s);
@@ -102,6 +102,18 @@ struct ThresholdMessage {
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, ThresholdMessage* out);
+};
+
+// type="feed": a sink pad has had no buffer for feed-timeout ("lost"), or
+// has one again ("restored").
+struct FeedMessage {
+  bool distorted = false;  // "feed": "reference" or "distorted"
+  bool lost = false;       // "state": "lost" or "restored"
+  GstClockTime timeout = 0;  // the feed-timeout property
+  MessageOrigin origin;
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, FeedMessage* out);
 };
 
 }  // namespace s2c

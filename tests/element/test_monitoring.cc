@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element's signals for monitoring live feeds: alarms with a hold-off,
-// the label and UTC time of every message.
+// the label and UTC time of every message, feed loss.
 // Every test runs on the harnesses' GstTestClock (harnesses.h) and the
 // running times of the frames it pushes, so nothing depends on how fast
 // the machine is.
 // The C++ headers come first: gstcheck.h defines a macro named fail, which
 // std::basic_ios has as a member.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,74 @@ GST_START_TEST(test_every_message_has_label_and_utc) {
 }
 GST_END_TEST;
 
+namespace {
+
+// Waits until the element waits on the clock, checks that it waits for
+// `time`, and moves the clock there, which runs the element's callback.
+void CrankTo(GstTestClock* clock, GstClockTime time) {
+  GstClockID id = nullptr;
+  gst_test_clock_wait_for_next_pending_id(clock, &id);
+  const GstClockTime waits_for = gst_clock_id_get_time(id);
+  gst_clock_id_unref(id);
+  fail_unless_equals_uint64(waits_for, time);
+  fail_unless(gst_test_clock_crank(clock));
+}
+
+double LastScore(const Harnesses& h) {
+  double score = 0.0;
+  g_object_get(h.element(), "last-score", &score, nullptr);
+  return score;
+}
+
+}  // namespace
+
+// feed-timeout=2 s on the test clock: a feed is lost 2 s after its last
+// buffer, not before, and restored by its next buffer; last-score reads
+// NaN while the distorted feed is lost, and a score again once a pair is
+// scored.
+GST_START_TEST(test_feed_lost_and_restored) {
+  Harnesses h = MakeHarnesses({"feed-timeout=2000000000", "label=ch1", "max-in-flight=1"});
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  // Both feeds at 1 s: the check due 2 s after going to PLAYING finds them
+  // alive and looks again 2 s after their last buffer.
+  gst_test_clock_set_time(clock, 1 * GST_SECOND);
+  PushPair(&h, 0, kBad, 0);
+  PullOut(&h, 1);
+  fail_unless(!std::isnan(LastScore(h)));
+  CrankTo(clock, 2 * GST_SECOND);
+  s2c_test::Poll(&h);
+  fail_unless_equals_int(h.seen.feeds.size(), 0);
+  // Only the reference goes on (at 2.5 s): at 3 s the distorted feed is lost.
+  gst_test_clock_set_time(clock, 2500 * GST_MSECOND);
+  fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(1, kFrame)), GST_FLOW_OK);
+  CrankTo(clock, 3 * GST_SECOND);
+  s2c_test::Poll(&h);
+  fail_unless_equals_int(h.seen.feeds.size(), 1);
+  const s2c::FeedMessage& lost = h.seen.feeds[0];
+  fail_unless(lost.distorted && lost.lost);
+  fail_unless_equals_uint64(lost.timeout, 2 * GST_SECOND);
+  fail_unless(lost.origin.label == "ch1");
+  fail_unless(std::isnan(LastScore(h)), "last-score is not stale while the feed is lost");
+  // The distorted feed is back: restored, and the pair it completes scored.
+  fail_unless_equals_int(gst_harness_push(h.dist, s2c_test::Frame(kBad, kFrame)), GST_FLOW_OK);
+  PullOut(&h, 1);
+  s2c_test::Poll(&h);
+  fail_unless_equals_int(h.seen.feeds.size(), 2);
+  fail_unless(h.seen.feeds[1].distorted && !h.seen.feeds[1].lost);
+  fail_unless(!std::isnan(LastScore(h)));
+  // Neither feed sends anything more: the reference is lost 2 s after its
+  // last buffer (4.5 s), the distorted feed 2 s after its own (5 s).
+  CrankTo(clock, 4500 * GST_MSECOND);
+  CrankTo(clock, 5 * GST_SECOND);
+  s2c_test::Poll(&h);
+  fail_unless_equals_int(h.seen.feeds.size(), 4);
+  fail_unless(!h.seen.feeds[2].distorted && h.seen.feeds[2].lost);
+  fail_unless(h.seen.feeds[3].distorted && h.seen.feeds[3].lost);
+  gst_object_unref(clock);
+  Teardown(&h);
+}
+GST_END_TEST;
+
 static Suite* monitoring_suite() {
   Suite* s = suite_create("ssimulacra2cmp-monitoring");
   TCase* tc = tcase_create("monitoring");
@@ -123,6 +192,7 @@ static Suite* monitoring_suite() {
   tcase_add_test(tc, test_alarm_waits_for_the_hold);
   tcase_add_test(tc, test_alarm_without_hold_follows_each_frame);
   tcase_add_test(tc, test_every_message_has_label_and_utc);
+  tcase_add_test(tc, test_feed_lost_and_restored);
   return s;
 }
 
