@@ -184,6 +184,13 @@ void InstallElementProperties(GObjectClass* oc) {
                           "is lost. 0: no watch",
                           0, G_MAXUINT64, DEFAULT_FEED_TIMEOUT, flags));
   g_object_class_install_property(
+      oc, PROP_SUMMARY_INTERVAL,
+      g_param_spec_uint64("summary-interval", "Summary interval",
+                          "Running time (ns) of the windows whose summary (frames, scored "
+                          "share, mean, min, max, p5) a \"window\" message posts as the "
+                          "stream goes on. 0: none",
+                          0, G_MAXUINT64, DEFAULT_SUMMARY_INTERVAL, flags));
+  g_object_class_install_property(
       oc, PROP_CPU_THREADS,
       g_param_spec_uint("cpu-threads", "CPU threads",
                         "Threads of the CPU backend (0: one per core); the scores do not "
@@ -261,6 +268,7 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
       return true;
     case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
     case PROP_FEED_TIMEOUT: s->feed_timeout = g_value_get_uint64(value); return true;
+    case PROP_SUMMARY_INTERVAL: s->summary_interval = g_value_get_uint64(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
     case PROP_METRICS: {
       // No metric at all means the default rather than an element that
@@ -307,6 +315,7 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
       return true;
     case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
     case PROP_FEED_TIMEOUT: g_value_set_uint64(value, s.feed_timeout); return true;
+    case PROP_SUMMARY_INTERVAL: g_value_set_uint64(value, s.summary_interval); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;
     default:

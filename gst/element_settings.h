@@ -42,6 +42,7 @@ enum ElementProperty {
   PROP_METRICS,
   PROP_LABEL,
   PROP_FEED_TIMEOUT,
+  PROP_SUMMARY_INTERVAL,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -60,6 +61,7 @@ enum ElementProperty {
 #define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
 #define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
 #define DEFAULT_FEED_TIMEOUT (2 * GST_SECOND)
+#define DEFAULT_SUMMARY_INTERVAL 0
 #define DEFAULT_CPU_THREADS 0
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
 
@@ -86,6 +88,7 @@ struct ElementSettings {
   ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;
   GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
   GstClockTime feed_timeout = DEFAULT_FEED_TIMEOUT;
+  GstClockTime summary_interval = DEFAULT_SUMMARY_INTERVAL;
   int cpu_threads = DEFAULT_CPU_THREADS;
   unsigned metrics = DEFAULT_METRICS;  // Metric bits
 };

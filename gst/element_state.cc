@@ -64,6 +64,7 @@ void ResetSegment(ElementState* p, uint64_t segment) {
   }
   p->frame_index = 0;
   p->alarm.Reset();
+  p->window.Reset();
   p->warned_dist_ended = false;
 }
 

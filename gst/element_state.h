@@ -25,6 +25,7 @@
 #include "score_message.h"
 #include "stats.h"
 #include "video_desc.h"
+#include "window_summary.h"
 
 namespace s2c {
 
@@ -127,6 +128,7 @@ struct ElementState {
   uint64_t next_tag = 0;
   uint64_t frame_index = 0;
   ThresholdAlarm alarm;  // SSIMULACRA 2's threshold (alarm.h)
+  WindowSummary window;  // summary-interval (window_summary.h)
   bool warned_dist_ended = false;
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file

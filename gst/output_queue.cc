@@ -137,6 +137,19 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
   PostStructure(self, m.ToStructure());
 }
 
+// A reference frame leaves (scored or not, gaps aside): it counts in the
+// summary-interval's window, which it may close.
+void CountInWindow(GstSsimulacra2Cmp* self, GstClockTime running_time, bool scored,
+                   double score) {
+  ElementState* p = self->priv;
+  WindowMessage m;
+  if (!p->window.Add(ReadSettings(self).summary_interval, running_time, scored, score, &m)) {
+    return;
+  }
+  m.origin = Origin(p);
+  PostStructure(self, m.ToStructure());
+}
+
 // A scored pair's frame-index: the reference buffer's frame number when it
 // carries one (offset N with offset_end N + 1, GStreamer's convention for
 // video, as videotestsrc, videorate and ssimulacra2cmp-compare set it; a
@@ -178,6 +191,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   AddScoreMeta(out, meta);
   if (s.post_messages) PostStructure(self, f.ToStructure());
   UpdateAlarm(self, s, f);
+  CountInWindow(self, f.running_time, (f.metrics & kMetricSsimulacra2) != 0, score);
   if (WriteFrameResults(self, f) != GST_FLOW_OK) {
     gst_buffer_unref(out);
     return GST_FLOW_ERROR;
@@ -421,10 +435,12 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
       flow = FinishScored(self, &front);
       p->pending.pop_front();
     } else if (front.state == PairState::kUnscored) {
+      if (!front.gap) CountInWindow(self, front.frame.running_time, false, 0.0);
       flow = front.gap ? PushGap(self, front.ref) : Push(self, front.ref);
       front.ref = nullptr;
       p->pending.pop_front();
     } else {
+      CountInWindow(self, front.frame.running_time, false, 0.0);
       flow = AbandonFront(self);  // live, due, still on the backend
     }
     *sent = true;

@@ -16,6 +16,7 @@ constexpr char kTypeSummary[] = "summary";
 constexpr char kTypeThreshold[] = "threshold";
 constexpr char kTypeThresholdCleared[] = "threshold-cleared";
 constexpr char kTypeFeed[] = "feed";
+constexpr char kTypeWindow[] = "window";
 
 constexpr char kScore[] = "score";
 constexpr char kFrameIndex[] = "frame-index";
@@ -57,6 +58,11 @@ constexpr char kState[] = "state";
 constexpr char kStateLost[] = "lost";
 constexpr char kStateRestored[] = "restored";
 constexpr char kTimeout[] = "timeout";
+
+constexpr char kWindowStart[] = "window-start";
+constexpr char kWindowEnd[] = "window-end";
+constexpr char kRefFrames[] = "ref-frames";
+constexpr char kScoredShare[] = "scored-share";
 
 constexpr char kLabel[] = "label";
 constexpr char kUtc[] = "utc";
@@ -121,6 +127,7 @@ MessageType GetMessageType(const GstStructure* s) {
   if (HasType(s, kTypeThreshold)) return MessageType::kThreshold;
   if (HasType(s, kTypeThresholdCleared)) return MessageType::kThresholdCleared;
   if (HasType(s, kTypeFeed)) return MessageType::kFeed;
+  if (HasType(s, kTypeWindow)) return MessageType::kWindow;
   return MessageType::kUnknown;
 }
 
@@ -307,6 +314,33 @@ bool FeedMessage::FromStructure(const GstStructure* s, FeedMessage* out) {
   out->distorted = distorted;
   out->lost = lost;
   return GetU64(s, kTimeout, &out->timeout) && GetOrigin(s, &out->origin);
+}
+
+GstStructure* WindowMessage::ToStructure() const {
+  GstStructure* s = NewMessageStructure(kTypeWindow);
+  gst_structure_set(s, kWindowStart, G_TYPE_UINT64, guint64{start},
+                    kWindowEnd, G_TYPE_UINT64, guint64{end},
+                    kRefFrames, G_TYPE_UINT64, guint64{ref_frames},
+                    kFramesScored, G_TYPE_UINT64, guint64{scores.frames},
+                    kScoredShare, G_TYPE_DOUBLE, scored_share(),
+                    kMean, G_TYPE_DOUBLE, scores.mean,
+                    kMin, G_TYPE_DOUBLE, scores.min,
+                    kMax, G_TYPE_DOUBLE, scores.max,
+                    kP5, G_TYPE_DOUBLE, scores.p5, nullptr);
+  SetOrigin(s, origin);
+  return s;
+}
+
+bool WindowMessage::FromStructure(const GstStructure* s, WindowMessage* out) {
+  double share = 0.0;
+  return HasType(s, kTypeWindow) && GetU64(s, kWindowStart, &out->start) &&
+         GetU64(s, kWindowEnd, &out->end) && GetU64(s, kRefFrames, &out->ref_frames) &&
+         GetU64(s, kFramesScored, &out->scores.frames) &&
+         gst_structure_get_double(s, kScoredShare, &share) &&
+         gst_structure_get_double(s, kMean, &out->scores.mean) &&
+         gst_structure_get_double(s, kMin, &out->scores.min) &&
+         gst_structure_get_double(s, kMax, &out->scores.max) &&
+         gst_structure_get_double(s, kP5, &out->scores.p5) && GetOrigin(s, &out->origin);
 }
 
 }  // namespace s2c

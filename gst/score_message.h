@@ -19,7 +19,8 @@ namespace s2c {
 
 extern const char kMessageName[];  // "ssimulacra2cmp"
 
-enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared, kFeed };
+enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared, kFeed,
+                         kWindow };
 
 // The kind of an element message, kUnknown for anything not ours.
 MessageType GetMessageType(const GstStructure* s);
@@ -102,6 +103,21 @@ struct ThresholdMessage {
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, ThresholdMessage* out);
+};
+
+// type="window": the summary of one summary-interval of running time.
+struct WindowMessage {
+  GstClockTime start = 0;  // "window-start", running time
+  GstClockTime end = 0;    // "window-end", exclusive
+  uint64_t ref_frames = 0;  // reference frames that left in it
+  ScoreSummary scores;      // SSIMULACRA 2's scores among them
+  double scored_share() const {
+    return ref_frames > 0 ? static_cast<double>(scores.frames) / ref_frames : 0.0;
+  }
+  MessageOrigin origin;
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, WindowMessage* out);
 };
 
 // type="feed": a sink pad has had no buffer for feed-timeout ("lost"), or

@@ -75,6 +75,11 @@ bool Collect(GstMessage* message, RunResult* result) {
           if (s2c::FeedMessage::FromStructure(s, &feed)) result->feeds.push_back(feed);
           break;
         }
+        case s2c::MessageType::kWindow: {
+          s2c::WindowMessage window;
+          if (s2c::WindowMessage::FromStructure(s, &window)) result->windows.push_back(window);
+          break;
+        }
         case s2c::MessageType::kUnknown:
           break;
       }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element's signals for monitoring live feeds: alarms with a hold-off,
-// the label and UTC time of every message, feed loss.
+// the label and UTC time of every message, feed loss, periodic summaries.
 // Every test runs on the harnesses' GstTestClock (harnesses.h) and the
 // running times of the frames it pushes, so nothing depends on how fast
 // the machine is.
 // The C++ headers come first: gstcheck.h defines a macro named fail, which
 // std::basic_ios has as a member.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -184,6 +185,35 @@ GST_START_TEST(test_feed_lost_and_restored) {
 }
 GST_END_TEST;
 
+// summary-interval=200 ms at 25 fps: the frame at 200 ms closes the first
+// window (frames 0 to 4), the frame at 400 ms the second; each summary
+// holds its own frames' scores, the stream goes on, and the segment's
+// summary at EOS is unchanged.
+GST_START_TEST(test_periodic_summaries_of_each_window) {
+  Harnesses h = MakeHarnesses({"summary-interval=200000000"});
+  RunPairs(&h, {kGood, kBad, kGood, kGood, kGood, kBad, kBad, kBad, kBad, kBad, kGood, kGood});
+  fail_unless_equals_int(h.seen.windows.size(), 2);
+  fail_unless_equals_int(h.seen.frames.size(), 12);
+  for (size_t w = 0; w < 2; ++w) {
+    const s2c::WindowMessage& m = h.seen.windows[w];
+    fail_unless_equals_uint64(m.start, w * 200 * GST_MSECOND);
+    fail_unless_equals_uint64(m.end, (w + 1) * 200 * GST_MSECOND);
+    fail_unless_equals_uint64(m.ref_frames, 5);
+    fail_unless_equals_uint64(m.scores.frames, 5);
+    fail_unless(m.scored_share() == 1.0);
+    double lo = 1e9, hi = -1e9;
+    for (size_t i = 5 * w; i < 5 * w + 5; ++i) {
+      lo = std::min(lo, h.seen.frames[i].score);
+      hi = std::max(hi, h.seen.frames[i].score);
+    }
+    fail_unless(m.scores.min == lo && m.scores.max == hi);
+    fail_unless(m.scores.p5 == lo);  // the 1st of 5 by nearest rank
+  }
+  fail_unless_equals_uint64(h.seen.summaries.back().scores.frames, 12);
+  Teardown(&h);
+}
+GST_END_TEST;
+
 static Suite* monitoring_suite() {
   Suite* s = suite_create("ssimulacra2cmp-monitoring");
   TCase* tc = tcase_create("monitoring");
@@ -193,6 +223,7 @@ static Suite* monitoring_suite() {
   tcase_add_test(tc, test_alarm_without_hold_follows_each_frame);
   tcase_add_test(tc, test_every_message_has_label_and_utc);
   tcase_add_test(tc, test_feed_lost_and_restored);
+  tcase_add_test(tc, test_periodic_summaries_of_each_window);
   return s;
 }
 
