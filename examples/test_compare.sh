@@ -27,10 +27,11 @@ command -v gst-launch-1.0 >/dev/null || { echo "skipped: gst-launch-1.0 not foun
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-# Two json results files hold the same bytes but for "fps", the run's speed.
+# Two json results files hold the same bytes but for "fps", the run's speed,
+# and "utc", the wall-clock time of each record.
 same_results() {
-  sed 's/"fps":[^,]*,/"fps":F,/' "$1" >"$1.nofps"
-  sed 's/"fps":[^,]*,/"fps":F,/' "$2" >"$2.nofps"
+  sed -E 's/"fps":[^,]*,/"fps":F,/; s/"utc":"[^"]*"/"utc":U/g' "$1" >"$1.nofps"
+  sed -E 's/"fps":[^,]*,/"fps":F,/; s/"utc":"[^"]*"/"utc":U/g' "$2" >"$2.nofps"
   cmp "$1.nofps" "$2.nofps"
 }
 
@@ -84,7 +85,8 @@ frames = doc["frames"]
 assert [f["frameNum"] for f in frames] == [0, 1, 2, 3, 4], frames
 for f in frames:
     assert set(f) == {"frameNum", "segment", "timestamp", "running_time", "dist_timestamp",
-                      "metrics"}, f
+                      "metrics", "label", "utc"}, f
+    assert f["label"] == "cmp", f
     assert 0 < f["metrics"]["ssimulacra2"] < 100, f
 pooled = doc["pooled_metrics"]["ssimulacra2"]
 for key in ("min", "max", "mean", "harmonic_mean"):  # libvmaf's pooled fields
@@ -96,7 +98,7 @@ assert doc["summary"]["reason"] == "eos" and doc["segments"] == [], doc
 assert doc["fps"] > 0 and doc["aggregate_metrics"] == {}, doc  # libvmaf's keys
 PY
 # The element's own file for the same input: the same bytes, but for fps
-# (the run's speed).
+# (the run's speed) and utc.
 branch() { echo "filesrc location=$1 ! decodebin ! videoconvert ! cmp.$2"; }
 gst-launch-1.0 -q $(branch "$dir/ref.mkv" ref_sink) $(branch "$dir/dist.mkv" dist_sink) \
   ssimulacra2cmp name=cmp backend=cpu results-location="$dir/element.json" results-format=json \
@@ -105,15 +107,15 @@ same_results "$dir/cli.json" "$dir/element.json" || fail "the CLI's json differs
 # jsonl and csv on standard output: the same fields, the summary last.
 "$compare" --backend cpu --format jsonl "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.jsonl" \
   || fail "jsonl run"
-[ "$(grep -cE '^\{"frameNum":[0-9]+,"segment":0,"timestamp":[0-9]+,"running_time":[0-9]+,"dist_timestamp":[0-9]+,"ssimulacra2":-?[0-9.e+-]+\}$' "$dir/out.jsonl")" = 5 ] \
+[ "$(grep -cE '^\{"frameNum":[0-9]+,"segment":0,"timestamp":[0-9]+,"running_time":[0-9]+,"dist_timestamp":[0-9]+,"ssimulacra2":-?[0-9.e+-]+,"label":"cmp","utc":"[0-9T:.-]+Z"\}$' "$dir/out.jsonl")" = 5 ] \
   || { cat "$dir/out.jsonl"; fail "jsonl frame lines"; }
 tail -n 1 "$dir/out.jsonl" | grep -qE '^\{"fps":[0-9.e+-]+,"pooled_metrics":\{"ssimulacra2":\{"min":.*"summary":\{"segment":0,"reason":"eos","frames_scored":5,' \
   || fail "jsonl summary"
 "$compare" --backend cpu --format csv "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.csv" \
   || fail "csv run"
-[ "$(head -n 1 "$dir/out.csv")" = "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2" ] \
+[ "$(head -n 1 "$dir/out.csv")" = "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc" ] \
   || fail "csv header"
-[ "$(grep -cE '^[0-9]+,0,[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+$' "$dir/out.csv")" = 5 ] || fail "csv rows"
+[ "$(grep -cE '^[0-9]+,0,[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+,cmp,[0-9T:.-]+Z$' "$dir/out.csv")" = 5 ] || fail "csv rows"
 grep -q '^# frames_scored,5$' "$dir/out.csv" || fail "csv summary"
 # Standard output is written as it is, never truncated: a file it appends
 # to keeps what it held, and runs in a loop into one file are all there.

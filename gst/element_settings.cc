@@ -145,6 +145,13 @@ void InstallElementProperties(GObjectClass* oc) {
                           "\"threshold-cleared\" is posted",
                           0.0, G_MAXDOUBLE, DEFAULT_THRESHOLD_HYSTERESIS, live));
   g_object_class_install_property(
+      oc, PROP_THRESHOLD_HOLD,
+      g_param_spec_uint64("threshold-hold", "Threshold hold",
+                          "Running time (ns) the score must stay below threshold before "
+                          "\"threshold\" is posted, and at or above threshold + hysteresis "
+                          "before \"threshold-cleared\" (0: at the first such score)",
+                          0, G_MAXUINT64, DEFAULT_THRESHOLD_HOLD, live));
+  g_object_class_install_property(
       oc, PROP_RESULTS_LOCATION,
       g_param_spec_string("results-location", "Results location",
                           "File that gets every scored frame as it is scored, and each "
@@ -183,6 +190,21 @@ void InstallElementProperties(GObjectClass* oc) {
                           "an unlinked pad is then an error. 0: no check",
                           0, G_MAXUINT64, DEFAULT_LINK_TIMEOUT, flags));
   g_object_class_install_property(
+      oc, PROP_FEED_TIMEOUT,
+      g_param_spec_uint64("feed-timeout", "Feed timeout",
+                          "Live, in PLAYING: clock time (ns) without a buffer on a sink pad "
+                          "after which a \"feed\" message says the feed is lost (and another "
+                          "when it is back); last-score reads NaN while the distorted feed "
+                          "is lost. 0: no watch",
+                          0, G_MAXUINT64, DEFAULT_FEED_TIMEOUT, flags));
+  g_object_class_install_property(
+      oc, PROP_SUMMARY_INTERVAL,
+      g_param_spec_uint64("summary-interval", "Summary interval",
+                          "Running time (ns) of the windows whose summary (frames, scored "
+                          "share, mean, min, max, p5) a \"window\" message posts as the "
+                          "stream goes on. 0: none",
+                          0, G_MAXUINT64, DEFAULT_SUMMARY_INTERVAL, flags));
+  g_object_class_install_property(
       oc, PROP_CPU_THREADS,
       g_param_spec_uint("cpu-threads", "CPU threads",
                         "Threads of the CPU backend (0: one per core); the scores do not "
@@ -199,11 +221,16 @@ void InstallElementProperties(GObjectClass* oc) {
       g_param_spec_enum("device-fp64", "Device f64",
                         "How the CUDA backend evaluates the metric's double-precision steps, "
                         "with the same score bits either way: native (the GPU's f64 units), "
-                        "integer (no f64 instruction), or auto: native on compute capability "
-                        "6.0, 7.0, 8.0, 9.0 and 10.0 (P100, V100, A100, H100/H200, B200), "
-                        "integer on every other GPU (T4, A10, L4, RTX and embedded parts "
-                        "run f64 at 1/32 to 1/64 of f32)",
+                        "integer (no f64 instruction), or auto: the path predicted faster on "
+                        "the GPU from its f64 rate (docs/performance.md, \"Which f64 path\"; "
+                        "native on every GPU at the integer path's present cost)",
                         DeviceFp64GetType(), static_cast<int>(DEFAULT_DEVICE_FP64), flags));
+  g_object_class_install_property(
+      oc, PROP_LABEL,
+      g_param_spec_string("label", "Label",
+                          "Names the monitored channel in every message and results record "
+                          "(field \"label\"); none: the element's name",
+                          nullptr, flags));
   g_object_class_install_property(
       oc, PROP_LAST_SCORE,
       g_param_spec_double("last-score", "Last score",
@@ -222,8 +249,17 @@ void InstallElementProperties(GObjectClass* oc) {
   gst_type_mark_as_plugin_api(MetricsGetType(), static_cast<GstPluginAPIFlags>(0));
 }
 
-bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
-                         guint id, const GValue* value) {
+namespace {
+
+std::string StringOrEmpty(const GValue* value) {
+  const char* v = g_value_get_string(value);
+  return v != nullptr ? v : "";
+}
+
+}  // namespace
+
+bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
+                         const GValue* value) {
   switch (id) {
     case PROP_BACKEND:
       s->backend = static_cast<BackendChoice>(g_value_get_enum(value));
@@ -240,11 +276,9 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
     case PROP_THRESHOLD_HYSTERESIS:
       s->threshold_hysteresis = g_value_get_double(value);
       return true;
-    case PROP_RESULTS_LOCATION: {
-      const char* location = g_value_get_string(value);
-      *results_location = location != nullptr ? location : "";
-      return true;
-    }
+    case PROP_THRESHOLD_HOLD: s->threshold_hold = g_value_get_uint64(value); return true;
+    case PROP_RESULTS_LOCATION: strings->results_location = StringOrEmpty(value); return true;
+    case PROP_LABEL: strings->label = StringOrEmpty(value); return true;
     case PROP_RESULTS_FORMAT:
       s->results_format = static_cast<ResultsFormat>(g_value_get_enum(value));
       return true;
@@ -256,6 +290,8 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
       s->results_write_failure = static_cast<ResultsFailure>(g_value_get_enum(value));
       return true;
     case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
+    case PROP_FEED_TIMEOUT: s->feed_timeout = g_value_get_uint64(value); return true;
+    case PROP_SUMMARY_INTERVAL: s->summary_interval = g_value_get_uint64(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
     case PROP_DEVICE_FP64:
       s->device_fp64 = static_cast<DeviceFp64>(g_value_get_enum(value));
@@ -272,8 +308,7 @@ bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
   }
 }
 
-bool GetSettingsProperty(const ElementSettings& s,
-                         const std::string& results_location, guint id,
+bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings, guint id,
                          GValue* value) {
   switch (id) {
     case PROP_BACKEND: g_value_set_enum(value, static_cast<int>(s.backend)); return true;
@@ -287,8 +322,14 @@ bool GetSettingsProperty(const ElementSettings& s,
       return true;
     case PROP_THRESHOLD: g_value_set_double(value, s.threshold); return true;
     case PROP_THRESHOLD_HYSTERESIS: g_value_set_double(value, s.threshold_hysteresis); return true;
+    case PROP_THRESHOLD_HOLD: g_value_set_uint64(value, s.threshold_hold); return true;
     case PROP_RESULTS_LOCATION:
-      g_value_set_string(value, results_location.empty() ? nullptr : results_location.c_str());
+      g_value_set_string(value, strings.results_location.empty()
+                                    ? nullptr
+                                    : strings.results_location.c_str());
+      return true;
+    case PROP_LABEL:
+      g_value_set_string(value, strings.label.empty() ? nullptr : strings.label.c_str());
       return true;
     case PROP_RESULTS_FORMAT:
       g_value_set_enum(value, static_cast<int>(s.results_format));
@@ -299,6 +340,8 @@ bool GetSettingsProperty(const ElementSettings& s,
       g_value_set_enum(value, static_cast<int>(s.results_write_failure));
       return true;
     case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
+    case PROP_FEED_TIMEOUT: g_value_set_uint64(value, s.feed_timeout); return true;
+    case PROP_SUMMARY_INTERVAL: g_value_set_uint64(value, s.summary_interval); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
     case PROP_DEVICE_FP64: g_value_set_enum(value, static_cast<int>(s.device_fp64)); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;

@@ -31,6 +31,7 @@ enum ElementProperty {
   PROP_PAIRING_TOLERANCE,
   PROP_THRESHOLD,
   PROP_THRESHOLD_HYSTERESIS,
+  PROP_THRESHOLD_HOLD,
   PROP_RESULTS_LOCATION,
   PROP_RESULTS_FORMAT,
   PROP_POST_MESSAGES,
@@ -40,6 +41,9 @@ enum ElementProperty {
   PROP_CPU_THREADS,
   PROP_METRICS,
   PROP_DEVICE_FP64,
+  PROP_LABEL,
+  PROP_FEED_TIMEOUT,
+  PROP_SUMMARY_INTERVAL,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -51,17 +55,26 @@ enum ElementProperty {
 #define DEFAULT_PAIRING_TOLERANCE GST_MSECOND
 #define DEFAULT_THRESHOLD (-G_MAXDOUBLE)
 #define DEFAULT_THRESHOLD_HYSTERESIS 1.0
+#define DEFAULT_THRESHOLD_HOLD 0
 #define DEFAULT_RESULTS_FORMAT s2c::ResultsFormat::kJsonLines
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
 #define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
 #define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
+#define DEFAULT_FEED_TIMEOUT (2 * GST_SECOND)
+#define DEFAULT_SUMMARY_INTERVAL 0
 #define DEFAULT_CPU_THREADS 0
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
 #define DEFAULT_DEVICE_FP64 s2c::DeviceFp64::kAuto
 
-// The settable properties except results-location, which is kept apart so
-// that copying the settings on each frame never allocates.
+// The string properties, kept apart from ElementSettings so that copying
+// the settings on each frame never allocates.
+struct ElementStrings {
+  std::string results_location;  // "": none
+  std::string label;             // "": the element's name
+};
+
+// The settable properties except the strings.
 struct ElementSettings {
   BackendChoice backend = DEFAULT_BACKEND;
   int cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
@@ -70,11 +83,14 @@ struct ElementSettings {
   int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
   double threshold = DEFAULT_THRESHOLD;
   double threshold_hysteresis = DEFAULT_THRESHOLD_HYSTERESIS;
+  GstClockTime threshold_hold = DEFAULT_THRESHOLD_HOLD;
   ResultsFormat results_format = DEFAULT_RESULTS_FORMAT;
   bool post_messages = DEFAULT_POST_MESSAGES;
   LivePolicy live_policy = DEFAULT_LIVE_POLICY;
   ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;
   GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
+  GstClockTime feed_timeout = DEFAULT_FEED_TIMEOUT;
+  GstClockTime summary_interval = DEFAULT_SUMMARY_INTERVAL;
   int cpu_threads = DEFAULT_CPU_THREADS;
   unsigned metrics = DEFAULT_METRICS;  // Metric bits
   DeviceFp64 device_fp64 = DEFAULT_DEVICE_FP64;
@@ -85,10 +101,9 @@ struct ElementSettings {
 void InstallElementProperties(GObjectClass* oc);
 
 // Set/get of the settable properties; false for an id they do not own.
-bool SetSettingsProperty(ElementSettings* s, std::string* results_location,
-                         guint id, const GValue* value);
-bool GetSettingsProperty(const ElementSettings& s,
-                         const std::string& results_location, guint id,
+bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
+                         const GValue* value);
+bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings, guint id,
                          GValue* value);
 
 }  // namespace s2c

@@ -20,20 +20,38 @@ void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s) {
                            gst_message_new_element(GST_OBJECT(self), s));
 }
 
-SummaryMessage MakeSummary(ElementState* p, const char* reason) {
+MessageOrigin Origin(ElementState* p) {
+  MessageOrigin origin;
+  origin.utc = UtcNow();
   std::lock_guard<std::mutex> lock(p->results_lock);
+  origin.label = p->label;
+  return origin;
+}
+
+// The statistics are copied under the lock and summarized outside it: the
+// percentiles sort up to a million scores (tens of ms), which must not hold
+// up the streaming thread, while the copy is one memcpy of at most 8 MiB.
+SummaryMessage MakeSummary(ElementState* p, const char* reason) {
   SummaryMessage m;
+  m.origin = Origin(p);
   m.reason = reason;
-  m.segment = p->results.segment;
-  m.metrics = p->metrics;
-  m.scores = p->results.stats.Summarize();
-  m.ssim = p->results.ssim_stats.Summarize();
-  m.ref_unpaired = p->results.ref_unpaired;
-  m.dist_unpaired = p->results.dist_unpaired;
-  m.ref_late = p->results.ref_late;
-  m.ref_skipped = p->results.ref_skipped;
-  m.ref_gaps = p->results.ref_gaps;
-  m.results_lost = p->results.results_lost;
+  ScoreStats stats;
+  ScoreStats ssim_stats;
+  {
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    m.segment = p->results.segment;
+    m.metrics = p->metrics;
+    stats = p->results.stats;
+    ssim_stats = p->results.ssim_stats;
+    m.ref_unpaired = p->results.ref_unpaired;
+    m.dist_unpaired = p->results.dist_unpaired;
+    m.ref_late = p->results.ref_late;
+    m.ref_skipped = p->results.ref_skipped;
+    m.ref_gaps = p->results.ref_gaps;
+    m.results_lost = p->results.results_lost;
+  }
+  m.scores = stats.Summarize();
+  m.ssim = ssim_stats.Summarize();
   return m;
 }
 
@@ -45,7 +63,8 @@ void ResetSegment(ElementState* p, uint64_t segment) {
     p->results.started_us = g_get_monotonic_time();
   }
   p->frame_index = 0;
-  p->alarm = false;
+  p->alarm.Reset();
+  p->window.Reset();
   p->warned_dist_ended = false;
 }
 

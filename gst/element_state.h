@@ -17,6 +17,7 @@
 #include <mutex>
 #include <string>
 
+#include "alarm.h"
 #include "backend.h"
 #include "element_settings.h"
 #include "gstssimulacra2cmp.h"
@@ -24,6 +25,7 @@
 #include "score_message.h"
 #include "stats.h"
 #include "video_desc.h"
+#include "window_summary.h"
 
 namespace s2c {
 
@@ -72,10 +74,22 @@ struct Results {
   double last_score = std::numeric_limits<double>::quiet_NaN();
 };
 
+// The feed watch (feed_watch.h), under its own lock: the sink pads' probes,
+// the clock's thread and state changes touch it.
+struct FeedWatchState {
+  std::mutex lock;
+  bool armed = false;        // in PLAYING, with a feed-timeout
+  GstClock* clock = nullptr;  // a reference while armed
+  GstClockTime timeout = 0;
+  GstClockTime last[2] = {0, 0};  // clock time of each pad's last buffer
+  bool lost[2] = {false, false};
+  GstClockID id = nullptr;  // the next check
+};
+
 // Everything the element keeps between calls.
 struct ElementState {
   ElementSettings settings;  // object lock
-  std::string results_location;  // object lock
+  ElementStrings strings;  // object lock
   // Object lock. From Start to Stop: the settings Start took are in effect,
   // and those that only Start reads refuse to change (SetProperty).
   bool started = false;
@@ -113,7 +127,8 @@ struct ElementState {
   GstClockTime last_result_at = GST_CLOCK_TIME_NONE;
   uint64_t next_tag = 0;
   uint64_t frame_index = 0;
-  bool alarm = false;
+  ThresholdAlarm alarm;  // SSIMULACRA 2's threshold (alarm.h)
+  WindowSummary window;  // summary-interval (window_summary.h)
   bool warned_dist_ended = false;
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file
@@ -126,9 +141,13 @@ struct ElementState {
   // summary says so). Set from whichever thread posts.
   std::atomic<bool> posted_error{false};
   GstClockID link_watch = nullptr;  // link_watch.h; start and stop only
+  FeedWatchState feed;
 
   std::mutex results_lock;  // guards `results` against property reads
   Results results;
+  // The label in effect since start (the label property, else the
+  // element's name): results_lock, which the stats property takes.
+  std::string label;
 };
 
 }  // namespace s2c
@@ -152,6 +171,9 @@ bool IsLive(GstSsimulacra2Cmp* self);
 
 // Posts an element message with structure s (taken).
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s);
+
+// The message origin now: the label and the UTC time (score_message.h).
+MessageOrigin Origin(ElementState* p);
 
 // The segment's summary so far.
 SummaryMessage MakeSummary(ElementState* p, const char* reason);

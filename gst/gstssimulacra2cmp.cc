@@ -11,6 +11,7 @@
 
 #include "backend_factory.h"
 #include "element_state.h"
+#include "feed_watch.h"
 #include "frame_flow.h"
 #include "link_watch.h"
 #include "output_queue.h"
@@ -281,7 +282,7 @@ GstFlowReturn UpdateSrcCaps(GstAggregator* agg, GstCaps* downstream, GstCaps** r
 }
 
 bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
-               const std::string& location) {
+               const std::string& location, const std::string& label) {
   s2c::ElementState* p = self->priv;
   s2c::BackendSelection selection;
   const s2c::Status status = s2c::SelectBackend(
@@ -322,6 +323,7 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
     // thread, under this lock.
     std::lock_guard<std::mutex> lock(p->results_lock);
     p->metrics = s.metrics;
+    p->label = label;
   }
   p->configured_width = p->configured_height = 0;
   p->negotiation_failed = false;
@@ -348,10 +350,11 @@ gboolean Start(GstAggregator* agg) {
   s2c::ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
   const s2c::ElementSettings settings = p->settings;
-  const std::string location = p->results_location;
+  const s2c::ElementStrings strings = p->strings;
+  const std::string label = strings.label.empty() ? GST_OBJECT_NAME(self) : strings.label;
   p->started = true;
   GST_OBJECT_UNLOCK(self);
-  if (StartWith(self, settings, location)) return TRUE;
+  if (StartWith(self, settings, strings.results_location, label)) return TRUE;
   GST_OBJECT_LOCK(self);
   p->started = false;
   GST_OBJECT_UNLOCK(self);
@@ -361,6 +364,7 @@ gboolean Start(GstAggregator* agg) {
 gboolean Stop(GstAggregator* agg) {
   s2c::ElementState* p = GST_SSIMULACRA2_CMP(agg)->priv;
   s2c::StopLinkWatch(GST_SSIMULACRA2_CMP(agg));
+  s2c::StopFeedWatch(GST_SSIMULACRA2_CMP(agg));
   if (p->backend) DropPending(p);
   p->backend.reset();
   // Stopped before EOS: the file still gets the summary of what was scored.
@@ -378,11 +382,18 @@ gboolean Stop(GstAggregator* agg) {
 
 // Going to READY: the backend abandons its pairs before the base class
 // stops the streaming thread, which may be waiting for one of them.
+// In PLAYING, with the pipeline's clock and base time set, the feeds are
+// watched (feed_watch.h).
 GstStateChangeReturn ChangeState(GstElement* element, GstStateChange transition) {
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
-    AbandonScoring(GST_SSIMULACRA2_CMP(element));
+  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(element);
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED) s2c::StopFeedWatch(self);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) AbandonScoring(self);
+  const GstStateChangeReturn ret =
+      GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->change_state(element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING && ret != GST_STATE_CHANGE_FAILURE) {
+    s2c::StartFeedWatch(self, ReadSettings(self).feed_timeout);
   }
-  return GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->change_state(element, transition);
+  return ret;
 }
 
 // Flush-stop on both pads (a seek): results in flight are dropped, the
@@ -413,7 +424,7 @@ void SetProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
   GST_OBJECT_LOCK(self);
   const bool refused = p->started && !(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
   const bool known =
-      refused || s2c::SetSettingsProperty(&p->settings, &p->results_location, id, value);
+      refused || s2c::SetSettingsProperty(&p->settings, &p->strings, id, value);
   GST_OBJECT_UNLOCK(self);
   if (!known) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -442,7 +453,7 @@ void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
       break;
   }
   GST_OBJECT_LOCK(self);
-  const bool known = s2c::GetSettingsProperty(p->settings, p->results_location, id, value);
+  const bool known = s2c::GetSettingsProperty(p->settings, p->strings, id, value);
   GST_OBJECT_UNLOCK(self);
   if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }
@@ -514,4 +525,5 @@ static void gst_ssimulacra2_cmp_init(GstSsimulacra2Cmp* self) {
     self->pads[i] = GST_AGGREGATOR_PAD(pad);
     gst_element_add_pad(GST_ELEMENT(self), pad);
   }
+  s2c::InstallFeedProbes(self);
 }

@@ -120,17 +120,33 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
                  const FrameMessage& f) {
   ElementState* p = self->priv;
   if (!(f.metrics & kMetricSsimulacra2)) return;
-  const bool raise = !p->alarm && f.score < s.threshold;
-  const bool clear = p->alarm && f.score >= s.threshold + s.threshold_hysteresis;
-  if (!raise && !clear) return;
-  p->alarm = raise;
+  AlarmRule rule;
+  rule.threshold = s.threshold;
+  rule.hysteresis = s.threshold_hysteresis;
+  rule.hold = s.threshold_hold;
+  const AlarmChange change = p->alarm.Update(rule, f.score, f.running_time);
+  if (change == AlarmChange::kNone) return;
   ThresholdMessage m;
-  m.cleared = clear;
+  m.cleared = change == AlarmChange::kCleared;
   m.score = f.score;
   m.threshold = s.threshold;
   m.frame_index = f.frame_index;
   m.timestamp = f.timestamp;
   m.running_time = f.running_time;
+  m.origin = f.origin;
+  PostStructure(self, m.ToStructure());
+}
+
+// A reference frame leaves (scored or not, gaps aside): it counts in the
+// summary-interval's window, which it may close.
+void CountInWindow(GstSsimulacra2Cmp* self, GstClockTime running_time, bool scored,
+                   double score) {
+  ElementState* p = self->priv;
+  WindowMessage m;
+  if (!p->window.Add(ReadSettings(self).summary_interval, running_time, scored, score, &m)) {
+    return;
+  }
+  m.origin = Origin(p);
   PostStructure(self, m.ToStructure());
 }
 
@@ -153,6 +169,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   const double score = pending->frame.score;
   FrameMessage f = pending->frame;
   f.frame_index = FrameIndex(pending->ref, p->frame_index++);
+  f.origin = Origin(p);
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
     f.segment = p->results.segment;
@@ -174,6 +191,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   AddScoreMeta(out, meta);
   if (s.post_messages) PostStructure(self, f.ToStructure());
   UpdateAlarm(self, s, f);
+  CountInWindow(self, f.running_time, (f.metrics & kMetricSsimulacra2) != 0, score);
   if (WriteFrameResults(self, f) != GST_FLOW_OK) {
     gst_buffer_unref(out);
     return GST_FLOW_ERROR;
@@ -417,10 +435,12 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
       flow = FinishScored(self, &front);
       p->pending.pop_front();
     } else if (front.state == PairState::kUnscored) {
+      if (!front.gap) CountInWindow(self, front.frame.running_time, false, 0.0);
       flow = front.gap ? PushGap(self, front.ref) : Push(self, front.ref);
       front.ref = nullptr;
       p->pending.pop_front();
     } else {
+      CountInWindow(self, front.frame.running_time, false, 0.0);
       flow = AbandonFront(self);  // live, due, still on the backend
     }
     *sent = true;

@@ -39,18 +39,27 @@ std::string Number(uint64_t v) {
   return buf;
 }
 
-// A string as a JSON string literal, or a CSV cell as it is.
+// A string as a JSON string literal, or a CSV cell: as it is, or quoted as
+// RFC 4180 says when it holds a comma, a quote or a line break. Control
+// characters are left out of both.
 std::string Text(const std::string& s, ResultsFormat format) {
-  if (format == ResultsFormat::kCsv) return s;
+  const bool csv = format == ResultsFormat::kCsv;
+  if (csv && s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string out = "\"";
   for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
+    if (c == '"') out += csv ? '"' : '\\';
+    if (c == '\\' && !csv) out += '\\';
     if (static_cast<unsigned char>(c) >= 0x20) out += c;
   }
   return out + "\"";
 }
 
 using Fields = std::vector<std::pair<const char*, std::string>>;
+
+// Which element wrote the record and when, after everything else.
+Fields OriginFields(const MessageOrigin& origin, ResultsFormat format) {
+  return {{"label", Text(origin.label, format)}, {"utc", Text(origin.utc, format)}};
+}
 
 // The pooled statistics of one metric, in file order.
 Fields PooledFields(const ScoreSummary& s, ResultsFormat format) {
@@ -90,10 +99,11 @@ Fields FrameFields(const FrameMessage& f, ResultsFormat format) {
           {"dist_timestamp", TimeField(f.dist_timestamp, format)}};
 }
 
-// The "summary" object: which segment, why it ended, the counts.
+// The "summary" object: which segment, why it ended, the counts, and
+// which element wrote it when.
 Fields CountFields(const SummaryMessage& m, ResultsFormat format) {
   const ScoreSummary& any = (m.metrics & kMetricSsimulacra2) ? m.scores : m.ssim;
-  return {{"segment", Number(m.segment)},
+  Fields out = {{"segment", Number(m.segment)},
           {"reason", Text(m.reason, format)},
           {"frames_scored", Number(m.frames_scored())},
           {"percentile_frames", Number(any.percentile_frames)},
@@ -103,6 +113,9 @@ Fields CountFields(const SummaryMessage& m, ResultsFormat format) {
           {"ref_skipped", Number(m.ref_skipped)},
           {"ref_gaps", Number(m.ref_gaps)},
           {"results_lost", Number(m.results_lost)}};
+  const Fields origin = OriginFields(m.origin, format);
+  out.insert(out.end(), origin.begin(), origin.end());
+  return out;
 }
 
 std::string JsonObject(const Fields& fields) {
@@ -177,6 +190,9 @@ ResultsFile::OpenResult ResultsWriter::Open(const std::string& path, ResultsForm
       for (const auto& f : MetricFields(FrameMessage(), metrics_, format_)) {
         header_ += "," + std::string(f.first);
       }
+      for (const auto& f : OriginFields(MessageOrigin(), format_)) {
+        header_ += "," + std::string(f.first);
+      }
       header_ += "\n";
       break;
     }
@@ -199,15 +215,18 @@ bool ResultsWriter::Write(const FrameMessage& f) {
   }
   Fields fields = FrameFields(f, format_);
   const Fields metrics = MetricFields(f, metrics_, format_);
+  const Fields origin = OriginFields(f.origin, format_);
   std::string record;
   switch (format_) {
     case ResultsFormat::kCsv:
       fields.insert(fields.end(), metrics.begin(), metrics.end());
+      fields.insert(fields.end(), origin.begin(), origin.end());
       for (const auto& field : fields) record += (record.empty() ? "" : ",") + field.second;
       record += "\n";
       break;
     case ResultsFormat::kJsonLines:
       fields.insert(fields.end(), metrics.begin(), metrics.end());
+      fields.insert(fields.end(), origin.begin(), origin.end());
       record = JsonObject(fields) + "\n";
       break;
     case ResultsFormat::kJson:
@@ -215,6 +234,7 @@ bool ResultsWriter::Write(const FrameMessage& f) {
       // stays a prefix of the finished document, complete up to its last
       // frame.
       fields.push_back({"metrics", JsonObject(metrics)});
+      fields.insert(fields.end(), origin.begin(), origin.end());
       record = std::string(wrote_frame_ ? "," : "") + JsonObject(fields) + "\n";
       break;
   }

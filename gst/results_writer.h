@@ -3,10 +3,11 @@
 // one schema in three formats, the same field names in each.
 //
 // A frame's record: "frameNum" (its index in the segment), "segment" (0 at
-// start, one more after each flush), the timestamps, and the scores. A
-// segment's summary: "fps", "pooled_metrics" (each metric's min, max, mean,
+// start, one more after each flush), the timestamps, the scores, then
+// "label" and "utc" (the message's origin, score_message.h). A segment's
+// summary: "fps", "pooled_metrics" (each metric's min, max, mean,
 // harmonic_mean, the percentiles, stddev) and "summary" (the segment, the
-// reason it ended, the counts).
+// reason it ended, the counts, "label" and "utc").
 //
 // - json: libvmaf's layout, which VMAF tooling reads: {"version", "frames":
 //   [{"frameNum", "segment", the timestamps, "metrics": {"ssimulacra2"}}],

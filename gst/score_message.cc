@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "score_message.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace s2c {
@@ -14,6 +15,8 @@ constexpr char kTypeFrame[] = "frame";
 constexpr char kTypeSummary[] = "summary";
 constexpr char kTypeThreshold[] = "threshold";
 constexpr char kTypeThresholdCleared[] = "threshold-cleared";
+constexpr char kTypeFeed[] = "feed";
+constexpr char kTypeWindow[] = "window";
 
 constexpr char kScore[] = "score";
 constexpr char kFrameIndex[] = "frame-index";
@@ -48,6 +51,22 @@ constexpr char kStddev[] = "stddev";
 
 constexpr char kThreshold[] = "threshold";
 
+constexpr char kFeed[] = "feed";
+constexpr char kFeedReference[] = "reference";
+constexpr char kFeedDistorted[] = "distorted";
+constexpr char kState[] = "state";
+constexpr char kStateLost[] = "lost";
+constexpr char kStateRestored[] = "restored";
+constexpr char kTimeout[] = "timeout";
+
+constexpr char kWindowStart[] = "window-start";
+constexpr char kWindowEnd[] = "window-end";
+constexpr char kRefFrames[] = "ref-frames";
+constexpr char kScoredShare[] = "scored-share";
+
+constexpr char kLabel[] = "label";
+constexpr char kUtc[] = "utc";
+
 // SSIM (metrics with ssim): the frame's values, and the summary's statistics
 // under the same names as SSIMULACRA 2's with this prefix.
 constexpr char kSsim[] = "ssim";
@@ -72,7 +91,34 @@ bool GetU64(const GstStructure* s, const char* field, uint64_t* out) {
   return true;
 }
 
+bool GetString(const GstStructure* s, const char* field, std::string* out) {
+  const char* v = gst_structure_get_string(s, field);
+  if (v == nullptr) return false;
+  *out = v;
+  return true;
+}
+
+// The origin goes last, after every field a reader may read by position.
+void SetOrigin(GstStructure* s, const MessageOrigin& origin) {
+  gst_structure_set(s, kLabel, G_TYPE_STRING, origin.label.c_str(), kUtc, G_TYPE_STRING,
+                    origin.utc.c_str(), nullptr);
+}
+
+bool GetOrigin(const GstStructure* s, MessageOrigin* origin) {
+  return GetString(s, kLabel, &origin->label) && GetString(s, kUtc, &origin->utc);
+}
+
 }  // namespace
+
+std::string UtcNow() {
+  GDateTime* now = g_date_time_new_now_utc();
+  gchar* seconds = g_date_time_format(now, "%Y-%m-%dT%H:%M:%S");
+  char text[64];
+  std::snprintf(text, sizeof(text), "%s.%03dZ", seconds, g_date_time_get_microsecond(now) / 1000);
+  g_free(seconds);
+  g_date_time_unref(now);
+  return text;
+}
 
 MessageType GetMessageType(const GstStructure* s) {
   if (s == nullptr) return MessageType::kUnknown;
@@ -80,6 +126,8 @@ MessageType GetMessageType(const GstStructure* s) {
   if (HasType(s, kTypeSummary)) return MessageType::kSummary;
   if (HasType(s, kTypeThreshold)) return MessageType::kThreshold;
   if (HasType(s, kTypeThresholdCleared)) return MessageType::kThresholdCleared;
+  if (HasType(s, kTypeFeed)) return MessageType::kFeed;
+  if (HasType(s, kTypeWindow)) return MessageType::kWindow;
   return MessageType::kUnknown;
 }
 
@@ -101,6 +149,7 @@ GstStructure* FrameMessage::ToStructure() const {
                     kDuration, G_TYPE_UINT64, guint64{duration},
                     kDistTimestamp, G_TYPE_UINT64, guint64{dist_timestamp},
                     nullptr);
+  SetOrigin(s, origin);
   return s;
 }
 
@@ -128,7 +177,7 @@ bool FrameMessage::FromStructure(const GstStructure* s, FrameMessage* out) {
          GetU64(s, kStreamTime, &out->stream_time) &&
          GetU64(s, kRunningTime, &out->running_time) &&
          GetU64(s, kDuration, &out->duration) &&
-         GetU64(s, kDistTimestamp, &out->dist_timestamp);
+         GetU64(s, kDistTimestamp, &out->dist_timestamp) && GetOrigin(s, &out->origin);
 }
 
 namespace {
@@ -179,6 +228,7 @@ GstStructure* SummaryMessage::ToStructure() const {
   // Last: a reader that prints every field in order (the CLI's summary
   // line) keeps its columns.
   gst_structure_set(s, kSegment, G_TYPE_UINT64, guint64{segment}, nullptr);
+  SetOrigin(s, origin);
   return s;
 }
 
@@ -196,7 +246,7 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
       !GetU64(s, kRefLate, &out->ref_late) ||
       !GetU64(s, kRefSkipped, &out->ref_skipped) ||
       !GetU64(s, kRefGaps, &out->ref_gaps) ||
-      !GetU64(s, kResultsLost, &out->results_lost)) {
+      !GetU64(s, kResultsLost, &out->results_lost) || !GetOrigin(s, &out->origin)) {
     return false;
   }
   out->metrics = 0;
@@ -222,6 +272,7 @@ GstStructure* ThresholdMessage::ToStructure() const {
                     kTimestamp, G_TYPE_UINT64, guint64{timestamp},
                     kRunningTime, G_TYPE_UINT64, guint64{running_time},
                     nullptr);
+  SetOrigin(s, origin);
   return s;
 }
 
@@ -237,7 +288,59 @@ bool ThresholdMessage::FromStructure(const GstStructure* s,
          gst_structure_get_double(s, kThreshold, &out->threshold) &&
          GetU64(s, kFrameIndex, &out->frame_index) &&
          GetU64(s, kTimestamp, &out->timestamp) &&
-         GetU64(s, kRunningTime, &out->running_time);
+         GetU64(s, kRunningTime, &out->running_time) && GetOrigin(s, &out->origin);
+}
+
+GstStructure* FeedMessage::ToStructure() const {
+  GstStructure* s = NewMessageStructure(kTypeFeed);
+  gst_structure_set(s, kFeed, G_TYPE_STRING, distorted ? kFeedDistorted : kFeedReference,
+                    kState, G_TYPE_STRING, lost ? kStateLost : kStateRestored,
+                    kTimeout, G_TYPE_UINT64, guint64{timeout}, nullptr);
+  SetOrigin(s, origin);
+  return s;
+}
+
+bool FeedMessage::FromStructure(const GstStructure* s, FeedMessage* out) {
+  if (!HasType(s, kTypeFeed)) return false;
+  const char* feed = gst_structure_get_string(s, kFeed);
+  const char* state = gst_structure_get_string(s, kState);
+  if (feed == nullptr || state == nullptr) return false;
+  const bool distorted = std::strcmp(feed, kFeedDistorted) == 0;
+  const bool lost = std::strcmp(state, kStateLost) == 0;
+  if ((!distorted && std::strcmp(feed, kFeedReference) != 0) ||
+      (!lost && std::strcmp(state, kStateRestored) != 0)) {
+    return false;
+  }
+  out->distorted = distorted;
+  out->lost = lost;
+  return GetU64(s, kTimeout, &out->timeout) && GetOrigin(s, &out->origin);
+}
+
+GstStructure* WindowMessage::ToStructure() const {
+  GstStructure* s = NewMessageStructure(kTypeWindow);
+  gst_structure_set(s, kWindowStart, G_TYPE_UINT64, guint64{start},
+                    kWindowEnd, G_TYPE_UINT64, guint64{end},
+                    kRefFrames, G_TYPE_UINT64, guint64{ref_frames},
+                    kFramesScored, G_TYPE_UINT64, guint64{scores.frames},
+                    kScoredShare, G_TYPE_DOUBLE, scored_share(),
+                    kMean, G_TYPE_DOUBLE, scores.mean,
+                    kMin, G_TYPE_DOUBLE, scores.min,
+                    kMax, G_TYPE_DOUBLE, scores.max,
+                    kP5, G_TYPE_DOUBLE, scores.p5, nullptr);
+  SetOrigin(s, origin);
+  return s;
+}
+
+bool WindowMessage::FromStructure(const GstStructure* s, WindowMessage* out) {
+  double share = 0.0;
+  return HasType(s, kTypeWindow) && GetU64(s, kWindowStart, &out->start) &&
+         GetU64(s, kWindowEnd, &out->end) && GetU64(s, kRefFrames, &out->ref_frames) &&
+         GetU64(s, kFramesScored, &out->scores.frames) &&
+         gst_structure_get_double(s, kScoredShare, &share) &&
+         gst_structure_get_double(s, kMean, &out->scores.mean) &&
+         gst_structure_get_double(s, kMin, &out->scores.min) &&
+         gst_structure_get_double(s, kMax, &out->scores.max) &&
+         gst_structure_get_double(s, kP5, &out->scores.p5) && GetOrigin(s, &out->origin);
 }
 
 }  // namespace s2c

@@ -19,10 +19,24 @@ namespace s2c {
 
 extern const char kMessageName[];  // "ssimulacra2cmp"
 
-enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared };
+enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared, kFeed,
+                         kWindow };
 
 // The kind of an element message, kUnknown for anything not ours.
 MessageType GetMessageType(const GstStructure* s);
+
+// The wall-clock time now in UTC, ISO 8601 to the millisecond
+// ("2024-05-01T12:34:56.789Z"): the "utc" field of every message and
+// results record.
+std::string UtcNow();
+
+// Which element said it and when, in every message: "label" (the element's
+// label property, by default its name) and "utc" (UtcNow() when it was
+// posted). The last fields of each message.
+struct MessageOrigin {
+  std::string label;
+  std::string utc;
+};
 
 // type="frame": one per scored pair, in output order.
 struct FrameMessage {
@@ -40,6 +54,7 @@ struct FrameMessage {
   GstClockTime duration = GST_CLOCK_TIME_NONE;
   // PTS of the distorted buffer it was paired with, before dist-offset.
   GstClockTime dist_timestamp = GST_CLOCK_TIME_NONE;
+  MessageOrigin origin;
 
   GstStructure* ToStructure() const;  // (transfer full)
   static bool FromStructure(const GstStructure* s, FrameMessage* out);
@@ -68,6 +83,7 @@ struct SummaryMessage {
   // Records of the segment that results-location could not take: its
   // frames', and in the message also its own summary's.
   uint64_t results_lost = 0;
+  MessageOrigin origin;
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, SummaryMessage* out);
@@ -83,9 +99,37 @@ struct ThresholdMessage {
   uint64_t frame_index = 0;
   GstClockTime timestamp = GST_CLOCK_TIME_NONE;
   GstClockTime running_time = GST_CLOCK_TIME_NONE;
+  MessageOrigin origin;
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, ThresholdMessage* out);
+};
+
+// type="window": the summary of one summary-interval of running time.
+struct WindowMessage {
+  GstClockTime start = 0;  // "window-start", running time
+  GstClockTime end = 0;    // "window-end", exclusive
+  uint64_t ref_frames = 0;  // reference frames that left in it
+  ScoreSummary scores;      // SSIMULACRA 2's scores among them
+  double scored_share() const {
+    return ref_frames > 0 ? static_cast<double>(scores.frames) / ref_frames : 0.0;
+  }
+  MessageOrigin origin;
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, WindowMessage* out);
+};
+
+// type="feed": a sink pad has had no buffer for feed-timeout ("lost"), or
+// has one again ("restored").
+struct FeedMessage {
+  bool distorted = false;  // "feed": "reference" or "distorted"
+  bool lost = false;       // "state": "lost" or "restored"
+  GstClockTime timeout = 0;  // the feed-timeout property
+  MessageOrigin origin;
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, FeedMessage* out);
 };
 
 }  // namespace s2c

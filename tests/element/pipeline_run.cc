@@ -70,6 +70,16 @@ bool Collect(GstMessage* message, RunResult* result) {
           if (s2c::ThresholdMessage::FromStructure(s, &t)) result->alarms.push_back(t);
           break;
         }
+        case s2c::MessageType::kFeed: {
+          s2c::FeedMessage feed;
+          if (s2c::FeedMessage::FromStructure(s, &feed)) result->feeds.push_back(feed);
+          break;
+        }
+        case s2c::MessageType::kWindow: {
+          s2c::WindowMessage window;
+          if (s2c::WindowMessage::FromStructure(s, &window)) result->windows.push_back(window);
+          break;
+        }
         case s2c::MessageType::kUnknown:
           break;
       }

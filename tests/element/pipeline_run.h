@@ -28,6 +28,8 @@ struct RunResult {
   std::vector<s2c::FrameMessage> frames;
   std::vector<s2c::SummaryMessage> summaries;
   std::vector<s2c::ThresholdMessage> alarms;
+  std::vector<s2c::FeedMessage> feeds;
+  std::vector<s2c::WindowMessage> windows;
   std::vector<std::string> warnings;  // texts of warning messages
   std::vector<std::string> errors;    // texts of error messages
   std::vector<OutBuffer> out;         // buffers that reached "out"

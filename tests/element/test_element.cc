@@ -382,11 +382,18 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
-  fail_unless(line == "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2");
+  fail_unless(line == "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc");
   size_t n = 0;
   while (std::getline(in, line) && line[0] != '#') {
     fail_unless(n < r.frames.size());
-    const double score = g_ascii_strtod(line.substr(line.rfind(',') + 1).c_str(), nullptr);
+    // The score, then the label and the time of the frame message.
+    const std::string origin = ",cmp," + r.frames[n].origin.utc;
+    fail_unless(r.frames[n].origin.label == "cmp");
+    fail_unless(line.size() > origin.size() &&
+                    line.compare(line.size() - origin.size(), origin.size(), origin) == 0,
+                "line %zu: %s", n, line.c_str());
+    const std::string rest = line.substr(0, line.size() - origin.size());
+    const double score = g_ascii_strtod(rest.substr(rest.rfind(',') + 1).c_str(), nullptr);
     AssertBits(score, r.frames[n].score);
     fail_unless(line.rfind(std::to_string(n) + ",0," + std::to_string(n * kFrame) + ",", 0) == 0,
                 "line %zu: %s", n, line.c_str());

@@ -80,9 +80,10 @@ constexpr GstClockTime kFrame = s2c_test::kFrame;
 // The element of the harness tests: live, references leave unscored at
 // their deadline, one pair at a time. Its deadline is a reference's
 // running time plus its latency: the aggregator's 100 ms and the pairing
-// tolerance (1 ms; max-in-flight=1 adds no frame).
+// tolerance (1 ms; max-in-flight=1 adds no frame). The feed watch, which
+// waits on the clock too, is off: every wait is then a deadline's.
 const std::vector<std::string> kHarnessProps = {"live-policy=pass-unscored", "max-in-flight=1",
-                                                "latency=100000000"};
+                                                "latency=100000000", "feed-timeout=0"};
 constexpr GstClockTime kDeadline = 101 * GST_MSECOND;
 
 // Waits until the element waits on the clock; checks that it waits for

@@ -135,7 +135,7 @@ void TestSameBytesInEveryLocale(const std::string& dir) {
   for (ResultsFormat format : kFormats) in_c.push_back(WriteRun(dir + "/c", format));
   // The numbers as "C" writes them, '.' and all.
   CHECK(in_c[0].find("\"ssimulacra2\":90.00349983000001,") != std::string::npos);
-  CHECK(in_c[1].find(",-0.25,1e-300\n") != std::string::npos);
+  CHECK(in_c[1].find(",-0.25,1e-300,,\n") != std::string::npos);  // no label, no utc
   CHECK(in_c[2].find("\"fps\":123.456,") != std::string::npos);
   std::string why;
   if (!UseCommaLocale(dir, &why)) {
@@ -327,7 +327,8 @@ void TestStandardOutputIsNotReopened(const std::string& dir) {
   dup2(saved, STDOUT_FILENO);
   close(saved);
   CHECK(appended.rfind("earlier\n{\"frameNum\":10,", 0) == 0);
-  const std::string header = "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2\n";
+  const std::string header =
+      "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc\n";
   CHECK(looped == header + header);
   g_remove(path.c_str());
 }

@@ -27,7 +27,8 @@ namespace {
 // The properties the streaming thread reads for every pair; all others are
 // read at start only (docs/element.md, "Properties").
 const std::set<std::string> kChangeableWhilePlaying = {
-    "post-messages", "threshold", "threshold-hysteresis", "results-write-failure"};
+    "post-messages", "threshold", "threshold-hysteresis", "threshold-hold",
+    "results-write-failure"};
 
 // A valid value of `pspec` other than `current`, in `other` (initialised
 // here). A property of a type not handled here fails the test, so that a
