@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "exposition.h"
-#include "metrics.h"
+#include "monitor_metrics.h"
 
 namespace {
 
@@ -29,8 +29,10 @@ void TestChannelSeries() {
   s2c_monitor::Metrics metrics;
   {
     s2c_monitor::ChannelMetrics channel(&metrics, "a \"quoted\" name");
-    channel.Scored(0.1 + 0.2);
-    channel.Scored(95.5);
+    channel.Score(0.1 + 0.2);
+    channel.CountScored();
+    channel.Score(95.5);
+    channel.CountScored();
     channel.SetFeedUp(true, true);
     const std::string text = s2c_monitor::Exposition(metrics.registry().Collect());
     for (const char* line : {

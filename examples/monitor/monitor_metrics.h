@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The monitor's Prometheus metrics (prometheus-cpp's core): one registry,
 // its families, and each channel's series, labelled channel="NAME".
-#ifndef S2C_MONITOR_METRICS_H_
-#define S2C_MONITOR_METRICS_H_
+#ifndef S2C_MONITOR_MONITOR_METRICS_H_
+#define S2C_MONITOR_MONITOR_METRICS_H_
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
@@ -43,12 +43,12 @@ class ChannelMetrics {
   ChannelMetrics(const ChannelMetrics&) = delete;
   ChannelMetrics& operator=(const ChannelMetrics&) = delete;
 
-  // A scored pair's SSIMULACRA 2 score.
-  void Scored(double score);
+  // A scored pair's SSIMULACRA 2 score: the last score and the histogram.
+  void Score(double score);
   // The score is not current (the channel is down or a feed is lost): NaN,
   // never a stale value that reads as the present quality.
   void ScoreStale();
-  // A scored pair without a SSIMULACRA 2 score (metrics=ssim).
+  // A reference frame scored (with either metric), or passed on unscored.
   void CountScored() { frames_scored_.Increment(); }
   void CountSkipped() { frames_skipped_.Increment(); }
   void SetAlarm(bool on) { alarm_.Set(on ? 1 : 0); }
@@ -69,4 +69,4 @@ class ChannelMetrics {
 
 }  // namespace s2c_monitor
 
-#endif  // S2C_MONITOR_METRICS_H_
+#endif  // S2C_MONITOR_MONITOR_METRICS_H_

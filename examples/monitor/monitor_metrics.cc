@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "metrics.h"
+#include "monitor_metrics.h"
 
 #include <limits>
 
@@ -70,9 +70,8 @@ ChannelMetrics::~ChannelMetrics() {
   metrics_->distribution_.Remove(&distribution_);
 }
 
-void ChannelMetrics::Scored(double score) {
+void ChannelMetrics::Score(double score) {
   score_.Set(score);
-  frames_scored_.Increment();
   distribution_.Observe(score);
 }
 
