@@ -68,8 +68,8 @@ int main(int argc, char** argv) {
       {"listen", 'l', 0, G_OPTION_ARG_STRING, &listen,
        "Where to serve /metrics, /healthz and /readyz (port 0: any free port)", "HOST:PORT"},
       {"shard", 's', 0, G_OPTION_ARG_STRING, &shard_text,
-       "This replica's channels: I/N (replica I of N, from 0), or auto (the host name's -I, "
-       "S2C_REPLICAS replicas); default 0/1",
+       "This replica's channels: I/N (replica I of N, from 0), or auto (I from the pod name, "
+       "N from SSIMULACRA2CMP_SHARDS); default 0/1",
        "I/N"},
       {nullptr, 0, 0, G_OPTION_ARG_NONE, nullptr, nullptr, nullptr}};
   GOptionContext* options = g_option_context_new("- score live channels, serve Prometheus metrics");

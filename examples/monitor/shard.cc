@@ -82,18 +82,18 @@ uint32_t ShardOf(const std::string& name, uint32_t count) {
   return best;
 }
 
-bool ShardFromHost(const std::string& host_name, const char* replicas, Shard* shard,
-                   std::string* error) {
-  const size_t dash = host_name.rfind('-');
+bool ShardFromPodName(const std::string& pod_name, const char* shards, Shard* shard,
+                      std::string* error) {
+  const size_t dash = pod_name.rfind('-');
   Shard parsed;
-  if (dash == std::string::npos || !ParseCount(host_name.substr(dash + 1), &parsed.index)) {
-    *error = "--shard auto: the host name \"" + host_name +
-             "\" does not end in -N (a StatefulSet pod's ordinal)";
+  if (dash == std::string::npos || !ParseCount(pod_name.substr(dash + 1), &parsed.index)) {
+    *error = "--shard auto: the pod name \"" + pod_name +
+             "\" (POD_NAME, else the host name) does not end in -N (a StatefulSet pod's ordinal)";
     return false;
   }
-  if (replicas == nullptr || !ParseCount(replicas, &parsed.count)) {
-    *error = std::string("--shard auto: S2C_REPLICAS must hold the replica count, got ") +
-             (replicas == nullptr ? "nothing" : "\"" + std::string(replicas) + "\"");
+  if (shards == nullptr || !ParseCount(shards, &parsed.count)) {
+    *error = std::string("--shard auto: SSIMULACRA2CMP_SHARDS must hold the replica count, got ") +
+             (shards == nullptr ? "nothing" : "\"" + std::string(shards) + "\"");
     return false;
   }
   return Check(parsed, shard, error);
@@ -101,12 +101,14 @@ bool ShardFromHost(const std::string& host_name, const char* replicas, Shard* sh
 
 bool ParseShard(const std::string& text, Shard* shard, std::string* error) {
   if (text == "auto") {
+    const char* pod_name = std::getenv("POD_NAME");
     char host[HOST_NAME_MAX + 1] = {};
-    if (gethostname(host, sizeof host - 1) != 0) {
+    if (pod_name == nullptr && gethostname(host, sizeof host - 1) != 0) {
       *error = "--shard auto: cannot read the host name";
       return false;
     }
-    return ShardFromHost(host, std::getenv("S2C_REPLICAS"), shard, error);
+    return ShardFromPodName(pod_name != nullptr ? pod_name : host,
+                            std::getenv("SSIMULACRA2CMP_SHARDS"), shard, error);
   }
   const size_t slash = text.find('/');
   Shard parsed;

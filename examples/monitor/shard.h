@@ -30,16 +30,17 @@ uint64_t RendezvousWeight(const std::string& name, uint32_t index);
 // The shard in [0, count) that owns `name` (count >= 1).
 uint32_t ShardOf(const std::string& name, uint32_t count);
 
-// Parses "I/N" (0 <= I < N) or "auto". "auto" takes I from the host name's
-// last "-I" (a StatefulSet pod "monitor-3" is replica 3) and N from the
-// environment variable S2C_REPLICAS. On failure returns false and says why
-// in `error`.
+// Parses "I/N" (0 <= I < N) or "auto" (docs/decisions.md, D60): I from the
+// last "-I" of the pod's name, the environment variable POD_NAME, or of the
+// host name when POD_NAME is unset (a StatefulSet pod "monitor-3" is
+// replica 3); N from the environment variable SSIMULACRA2CMP_SHARDS. On
+// failure returns false and says why in `error`.
 bool ParseShard(const std::string& text, Shard* shard, std::string* error);
 
-// The "auto" rule on given inputs (the host name and S2C_REPLICAS's value,
-// null when unset), for tests.
-bool ShardFromHost(const std::string& host_name, const char* replicas, Shard* shard,
-                   std::string* error);
+// The "auto" rule on given inputs (the pod's name and
+// SSIMULACRA2CMP_SHARDS's value, null when unset), for tests.
+bool ShardFromPodName(const std::string& pod_name, const char* shards, Shard* shard,
+                      std::string* error);
 
 }  // namespace s2c_monitor
 

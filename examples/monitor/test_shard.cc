@@ -65,12 +65,12 @@ void TestParse() {
     S2C_CHECK(!s2c_monitor::ParseShard(bad, &shard, &error) && !error.empty(),
               "\"%s\" accepted", bad);
   }
-  S2C_CHECK(s2c_monitor::ShardFromHost("s2c-monitor-3", "4", &shard, &error) &&
+  S2C_CHECK(s2c_monitor::ShardFromPodName("s2c-monitor-3", "4", &shard, &error) &&
             shard.index == 3 && shard.count == 4);
-  S2C_CHECK(!s2c_monitor::ShardFromHost("s2c-monitor-4", "4", &shard, &error));
-  S2C_CHECK(!s2c_monitor::ShardFromHost("s2c-monitor", "4", &shard, &error));
-  S2C_CHECK(!s2c_monitor::ShardFromHost("s2c-monitor-0", nullptr, &shard, &error) &&
-                error.find("S2C_REPLICAS") != std::string::npos,
+  S2C_CHECK(!s2c_monitor::ShardFromPodName("s2c-monitor-4", "4", &shard, &error));
+  S2C_CHECK(!s2c_monitor::ShardFromPodName("s2c-monitor", "4", &shard, &error));
+  S2C_CHECK(!s2c_monitor::ShardFromPodName("s2c-monitor-0", nullptr, &shard, &error) &&
+                error.find("SSIMULACRA2CMP_SHARDS") != std::string::npos,
             "%s", error.c_str());
 }
 
