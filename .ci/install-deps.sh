@@ -17,6 +17,7 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-matplotlib
+  prometheus-cpp-dev  # ssimulacra2cmp-monitor: metrics (prometheus-cpp) and its HTTP server (civetweb)
   locales  # de_DE's sources: tests/element/test_results_file.cc writes under it
 )
 if [ "${1:-}" = --list ]; then

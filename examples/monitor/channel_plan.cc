@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "channel_plan.h"
+
+#include "exposition.h"
+
+namespace s2c_monitor {
+namespace {
+
+constexpr char kElement[] = "ssimulacra2cmp";
+
+// A duration with its unit ("2s") in the property's unit: nanoseconds for
+// an integer (GstClockTime's unit, that of every time property of the
+// element), seconds for a double. Anything else as written.
+std::string InPropertyUnit(const GParamSpec* pspec, const std::string& text) {
+  uint64_t ns = 0;
+  if (!ParseDuration(text, &ns)) return text;
+  switch (G_TYPE_FUNDAMENTAL(pspec->value_type)) {
+    case G_TYPE_INT:
+    case G_TYPE_UINT:
+    case G_TYPE_INT64:
+    case G_TYPE_UINT64:
+      return std::to_string(ns);
+    case G_TYPE_DOUBLE:
+      return FormatValue(static_cast<double>(ns) / 1e9);
+    default:
+      return text;
+  }
+}
+
+// `text` as a value of the property, checked against its range.
+bool ToValue(const GParamSpec* pspec, const std::string& text, GValue* value) {
+  g_value_init(value, pspec->value_type);
+  if (!gst_value_deserialize(value, text.c_str())) return false;
+  return !g_param_value_validate(const_cast<GParamSpec*>(pspec), value);
+}
+
+class ElementClass {
+ public:
+  ElementClass() {
+    GstElement* element = gst_element_factory_make(kElement, nullptr);
+    if (element != nullptr) klass_ = G_OBJECT_CLASS(g_type_class_ref(G_OBJECT_TYPE(element)));
+    if (element != nullptr) gst_object_unref(element);
+  }
+  ~ElementClass() {
+    if (klass_ != nullptr) g_type_class_unref(klass_);
+  }
+  ElementClass(const ElementClass&) = delete;
+  ElementClass& operator=(const ElementClass&) = delete;
+
+  bool found() const { return klass_ != nullptr; }
+  // The writable property `name`, or null.
+  const GParamSpec* Find(const std::string& name) const {
+    const GParamSpec* pspec = g_object_class_find_property(klass_, name.c_str());
+    return pspec != nullptr && (pspec->flags & G_PARAM_WRITABLE) ? pspec : nullptr;
+  }
+
+ private:
+  GObjectClass* klass_ = nullptr;
+};
+
+}  // namespace
+
+void ChannelPlan::Apply(GstElement* element) const {
+  GObjectClass* klass = G_OBJECT_GET_CLASS(element);
+  for (const auto& [name, text] : properties) {
+    GValue value = G_VALUE_INIT;
+    ToValue(g_object_class_find_property(klass, name.c_str()), text, &value);
+    g_object_set_property(G_OBJECT(element), name.c_str(), &value);
+    g_value_unset(&value);
+  }
+}
+
+bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
+                 std::vector<std::string>* warnings, std::string* error) {
+  const std::string where = "[channel " + config.name + "] ";
+  for (const std::string* description : {&config.reference, &config.distorted}) {
+    std::string why;
+    GstElement* bin = MakeFeedBin(*description, &why);
+    if (bin == nullptr) {
+      *error = where + (description == &config.reference ? "reference" : "distorted") + ": " + why;
+      return false;
+    }
+    gst_object_unref(bin);
+  }
+  const ElementClass element;
+  if (!element.found()) {
+    *error = "the ssimulacra2cmp element is not installed (GST_PLUGIN_PATH?)";
+    return false;
+  }
+  ChannelPlan planned;
+  planned.config = config;
+  auto add = [&](const std::string& name, const std::string& text) {
+    const GParamSpec* pspec = element.Find(name);
+    if (pspec == nullptr) {
+      warnings->push_back(where + name + ": ssimulacra2cmp has no such property; ignored");
+      return true;
+    }
+    const std::string converted = InPropertyUnit(pspec, text);
+    GValue value = G_VALUE_INIT;
+    const bool ok = ToValue(pspec, converted, &value);
+    g_value_unset(&value);
+    if (!ok) {
+      *error = where + name + ": \"" + text + "\" is not a value of the element's " +
+               g_type_name(pspec->value_type) + " property";
+      return false;
+    }
+    planned.properties.emplace_back(name, converted);
+    return true;
+  };
+  for (const auto& [name, text] : config.element_properties) {
+    if (!add(name, text)) return false;
+  }
+  // The element's own feed watch, where it has one, uses the channel's
+  // timeout, and its messages name the channel, unless the file says
+  // otherwise.
+  auto configured = [&](const char* name) {
+    for (const auto& setting : config.element_properties) {
+      if (setting.first == name) return true;
+    }
+    return false;
+  };
+  if (!configured("feed-timeout") && element.Find("feed-timeout") != nullptr) {
+    add("feed-timeout", std::to_string(config.feed_timeout_ns) + "ns");
+  }
+  if (!configured("label") && element.Find("label") != nullptr) {
+    add("label", config.name);
+  }
+  *plan = std::move(planned);
+  return true;
+}
+
+GstElement* MakeFeedBin(const std::string& description, std::string* error) {
+  GError* gerror = nullptr;
+  GstElement* bin = gst_parse_bin_from_description_full(
+      description.c_str(), TRUE, nullptr, GST_PARSE_FLAG_FATAL_ERRORS, &gerror);
+  if (bin == nullptr || gerror != nullptr) {
+    *error = gerror != nullptr ? gerror->message : "does not parse";
+    // gst-launch's caps shorthand needs an element on both sides.
+    const std::string last = description.substr(description.rfind('!') + 1);
+    if (last.find('/') != std::string::npos && last.find('=') > last.find('/')) {
+      *error += " (a description cannot end in bare caps: write capsfilter caps=\"" +
+                last.substr(last.find_first_not_of(' ')) + "\")";
+    }
+    g_clear_error(&gerror);
+    if (bin != nullptr) gst_object_unref(bin);
+    return nullptr;
+  }
+  GstPad* src = gst_element_get_static_pad(bin, "src");
+  if (src == nullptr) {
+    *error = "\"" + description + "\" has no unlinked source pad (it must end in raw video)";
+    gst_object_unref(bin);
+    return nullptr;
+  }
+  gst_object_unref(src);
+  return bin;
+}
+
+}  // namespace s2c_monitor

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A channel's configuration checked against GStreamer: its feeds parse, and
+// each of its element keys is a property of ssimulacra2cmp that takes the
+// value given. The element on main and the element with more properties
+// both work: a key the element lacks is a warning and is left out, so a
+// configuration written for a newer element still runs on an older one.
+#ifndef S2C_MONITOR_CHANNEL_PLAN_H_
+#define S2C_MONITOR_CHANNEL_PLAN_H_
+
+#include <gst/gst.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config.h"
+
+namespace s2c_monitor {
+
+struct ChannelPlan {
+  ChannelConfig config;
+  // The element's properties to set, in GStreamer's serialised form
+  // (durations converted to the property's unit).
+  std::vector<std::pair<std::string, std::string>> properties;
+
+  // Sets `properties` on `element` (an ssimulacra2cmp), which they were
+  // checked against.
+  void Apply(GstElement* element) const;
+};
+
+// Checks `config`; on success fills `plan` and appends to `warnings` the
+// keys the element does not have. On failure says why in `error`.
+bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
+                 std::vector<std::string>* warnings, std::string* error);
+
+// A feed's bin from its gst-launch description, with its one unlinked
+// source pad ghosted as "src". Null, with the reason in `error`, when the
+// description does not parse or leaves no source pad.
+GstElement* MakeFeedBin(const std::string& description, std::string* error);
+
+}  // namespace s2c_monitor
+
+#endif  // S2C_MONITOR_CHANNEL_PLAN_H_
