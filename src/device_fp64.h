@@ -27,7 +27,7 @@ double Fp64LanesPerSm(int major, int minor);
 // units are not its bound (measured on an H200), the native path's f64
 // work at 2 lanes per SM is still the shorter: no GPU listed above is
 // below the crossover.
-constexpr double kIntegerPathCrossoverLanesPerSm = 0.5;
+constexpr double kIntegerPathCrossoverLanesPerSm = 0.58;
 
 // The path a choice takes on that GPU: kNative or kInteger. kAuto takes
 // kInteger where Fp64LanesPerSm is below kIntegerPathCrossoverLanesPerSm.
