@@ -18,8 +18,9 @@
 #                       auto: when /usr/local/cuda/bin/nvcc or nvcc on PATH)
 #   --gpu-arch LIST     its -Dgpu_arch (default sm_90, the H100/H200)
 #   --packages LIST     more Debian packages for the root, comma-separated
-#                       (gstreamer1.0-plugins-bad for MPEG-TS, SRT and HLS,
-#                       gstreamer1.0-libav for H.264/HEVC software decoding)
+#                       (the root always has GStreamer's tools and plugins
+#                       base, good, bad and libav: RTP, RTSP, MPEG-TS, SRT,
+#                       HLS, and H.264/HEVC/MPEG-2 decoders)
 #   --root-only         stop after the root; run its tools with chroot
 #   --tag NAME          the image's name (default
 #                       localhost/ssimulacra2cmp:VERSION)
@@ -122,7 +123,10 @@ while IFS= read -r -d '' file; do
     linked+=("$(package_of "$path" | cut -d: -f1 | head -n 1)")
   done < <(ldd "$file")
 done < <(find "$work/stage" -type f -print0)
-packages=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good "${linked[@]}")
+# The feeds of a broadcast plant: RTP and RTSP (good), MPEG-TS, SRT and HLS
+# (bad), and software decoders (libav; NVDEC is in bad too).
+packages=(gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+          gstreamer1.0-plugins-bad gstreamer1.0-libav "${linked[@]}")
 IFS=, read -r -a extra <<< "$extra_packages"
 packages+=("${extra[@]}")
 include=$(printf '%s\n' "${packages[@]}" | sort -u | paste -sd, -)
@@ -146,17 +150,18 @@ mmdebstrap --mode=root --variant=apt --include="$include" \
 cp -a "$work/stage/." "$work/root/"
 chroot "$work/root" ldconfig
 
-# The image's environment: GStreamer's registry where a read-only root
-# still lets it be written, the plugin's folder when it is not GStreamer's
-# own, and what the NVIDIA runtime is to mount (the GPU's compute
-# libraries and nvidia-smi).
+# The image's environment: a home for the user, who has no name in the
+# root, where GStreamer's registry and fontconfig's cache go (/tmp, still
+# writable with a read-only root), the plugin's folder when it is not
+# GStreamer's own, and what the NVIDIA runtime is to mount (the GPU's
+# compute libraries and nvidia-smi).
 {
   system_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
   case ":$system_path:" in
     *":$bindir:"*) echo "PATH=$system_path" ;;
     *) echo "PATH=$bindir:$system_path" ;;
   esac
-  echo "GST_REGISTRY=/tmp/gstreamer-1.0-registry.bin"
+  echo "HOME=/tmp"
   if [ "$libdir" != /usr/lib/x86_64-linux-gnu ]; then
     echo "GST_PLUGIN_PATH=$libdir/gstreamer-1.0"
   fi
