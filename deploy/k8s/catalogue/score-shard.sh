@@ -24,7 +24,7 @@ set -u
 catalogue=${CATALOGUE:?CATALOGUE: the catalogue file}
 media=${MEDIA_DIR:-/media}
 results=${RESULTS_DIR:-/results}
-index=${JOB_COMPLETION_INDEX:?JOB_COMPLETION_INDEX: this pod's index}
+index=${JOB_COMPLETION_INDEX:?JOB_COMPLETION_INDEX: the completion index of this pod}
 shards=${SHARDS:?SHARDS: the number of completions}
 case $index$shards in *[!0-9]*) echo "score-shard: JOB_COMPLETION_INDEX and SHARDS are whole numbers" >&2; exit 2 ;; esac
 if [ "$shards" -lt 1 ] || [ "$index" -ge "$shards" ]; then
