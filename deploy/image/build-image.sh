@@ -153,8 +153,8 @@ chroot "$work/root" ldconfig
 # The image's environment: a home for the user, who has no name in the
 # root, where GStreamer's registry and fontconfig's cache go (/tmp, still
 # writable with a read-only root), the plugin's folder when it is not
-# GStreamer's own, and what the NVIDIA runtime is to mount (the GPU's
-# compute libraries and nvidia-smi).
+# GStreamer's own, and what the NVIDIA runtime is to mount (the driver's
+# CUDA library, NVDEC's for the nvcodec decoders, and nvidia-smi).
 {
   system_path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
   case ":$system_path:" in
@@ -166,7 +166,7 @@ chroot "$work/root" ldconfig
     echo "GST_PLUGIN_PATH=$libdir/gstreamer-1.0"
   fi
   echo "NVIDIA_VISIBLE_DEVICES=all"
-  echo "NVIDIA_DRIVER_CAPABILITIES=compute,utility"
+  echo "NVIDIA_DRIVER_CAPABILITIES=compute,video,utility"
 } > "$work/image.env"
 echo "build-image: root $work/root ($(du -sh "$work/root" | cut -f1)), environment $work/image.env"
 $root_only && exit 0
