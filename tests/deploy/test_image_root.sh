@@ -55,7 +55,10 @@ missing_libraries() {
 }
 check "the installed programs' libraries are in the root" missing_libraries
 
-inspect() { in_root gst-inspect-1.0 ssimulacra2cmp | grep -q 'SSIMULACRA 2.1 comparison'; }
+inspect() {
+  in_root gst-inspect-1.0 ssimulacra2cmp > "$work/inspect.txt" &&
+    grep -q 'SSIMULACRA 2.1 comparison' "$work/inspect.txt"
+}
 check "gst-inspect-1.0 ssimulacra2cmp in the root" inspect
 
 # Two clips made by the root's GStreamer, scored by the root's CLI: the
@@ -80,7 +83,10 @@ check "ssimulacra2cmp-compare in the root scores them as this build does" same_s
 
 # The monitor, where this build installs it (its install plan says).
 if meson introspect --installed "$build_dir" | grep -q '/ssimulacra2cmp-monitor"'; then
-  monitor_help() { in_root ssimulacra2cmp-monitor --help | grep -q -- '--config'; }
+  monitor_help() {
+    in_root ssimulacra2cmp-monitor --help > "$work/monitor-help.txt" &&
+      grep -q -- '--config' "$work/monitor-help.txt"
+  }
   check "ssimulacra2cmp-monitor --help in the root" monitor_help
 else
   echo "note ssimulacra2cmp-monitor is not in this build's install plan: not run"
