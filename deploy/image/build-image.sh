@@ -49,6 +49,10 @@ usage() { sed -n '/^#   deploy/,/^# The mirror/p' "$0" | sed '$d; s/^# \{0,1\}//
 fail() { echo "build-image: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
+    --work|--build-dir|--cuda|--gpu-arch|--packages|--tag|--oci-archive)
+      [ $# -ge 2 ] || fail "$1 needs a value" ;;
+  esac
+  case $1 in
     --work) work=$2; shift ;;
     --build-dir) build_dir=$(realpath "$2"); shift ;;
     --cuda) cuda=$2; shift ;;

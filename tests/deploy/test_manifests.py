@@ -4,8 +4,8 @@ checks the result offline: each object against the Kubernetes API's schema
 (k8s_schema.py), and what the schema cannot see: that the names one object
 gives another meet (selectors, ports, ConfigMaps, volumes, the files a
 command runs), that the shard counts equal the replica and completion
-counts (docs/decisions.md, D60), the PodMonitor, the dashboard and the
-channel list. Usage: test_manifests.py DEPLOY_K8S_DIR
+counts (docs/decisions.md, D60), the PodMonitor, the alert rules, the
+dashboard and the channel list. Usage: test_manifests.py DEPLOY_K8S_DIR
 """
 import json
 import os
@@ -29,6 +29,7 @@ except ImportError as error:
 METRICS = {"ssimulacra2cmp_score", "ssimulacra2cmp_alarm", "ssimulacra2cmp_feed_up",
            "ssimulacra2cmp_channel_restarts_total", "ssimulacra2cmp_frames_scored_total",
            "ssimulacra2cmp_frames_skipped_total", "up"}
+RULE_FIELDS = {"alert", "record", "expr", "for", "labels", "annotations"}
 PODMONITOR_ENDPOINT_FIELDS = {"port", "path", "interval", "scrapeTimeout", "scheme",
                               "honorLabels", "relabelings", "metricRelabelings"}
 
@@ -173,6 +174,29 @@ def check_pod_monitor(monitor, labels, pod, problems):
             problems.append(f"{where}: no container port {endpoint.get('port')}")
 
 
+def unknown_selections(expr):
+    """The metrics a PromQL expression selects that the monitor does not
+    export, or all of them when it selects none."""
+    selected = set(re.findall(r"([A-Za-z_:][A-Za-z0-9_:]*)\s*(?:\{|\[|==|>|<|$)", expr))
+    selected -= {"by", "without", "on", "ignoring"}
+    return (selected - METRICS) if selected else {"(no metric)"}
+
+
+def check_rules(rule, problems):
+    where = f"PrometheusRule {rule['metadata']['name']}"
+    for group in rule.get("spec", {}).get("groups", []):
+        for item in group.get("rules", []):
+            name = item.get("alert") or item.get("record")
+            unknown = set(item) - RULE_FIELDS
+            if unknown or not name or not isinstance(item.get("expr"), str):
+                problems.append(f"{where}: rule {name}: needs alert or record and expr; "
+                                f"unknown fields {sorted(unknown)}")
+                continue
+            strangers = unknown_selections(item["expr"])
+            if strangers:
+                problems.append(f"{where}: rule {name} selects {sorted(strangers)}")
+
+
 def check_data(objects, problems):
     """The dashboard and the channel list the ConfigMaps carry."""
     for o in objects:
@@ -184,8 +208,7 @@ def check_data(objects, problems):
                 dashboard = json.loads(text)
                 for panel in dashboard["panels"]:
                     for target in panel["targets"]:
-                        selected = set(re.findall(r"([A-Za-z_:][A-Za-z0-9_:]*)\{", target["expr"]))
-                        if not selected or not selected <= METRICS:
+                        if unknown_selections(target["expr"]):
                             problems.append(f"{where}: panel {panel['title']}: {target['expr']}")
             elif key.endswith(".conf"):
                 config = GLib.KeyFile()
@@ -216,7 +239,9 @@ def main():
         rendered += 1
         before = len(problems)
         for o in objects:
-            if o["kind"] != "PodMonitor":
+            if o["kind"] == "PrometheusRule":
+                check_rules(o, problems)
+            elif o["kind"] != "PodMonitor":  # checked with the pods it selects
                 problems += k8s_schema.check_object(o)
         check_pods(objects, problems)
         check_data(objects, problems)
