@@ -26,6 +26,14 @@ if [ "${1:-}" = --list ]; then
 fi
 # The sanitizer and fuzzing build (tests/run-suite.sh).
 packages+=(clang libclang-rt-14-dev)
+# The deployment's tests (tests/deploy, suite "deploy"): the image is built
+# with mmdebstrap and buildah, the manifests are checked against the
+# Kubernetes API's schema of python3-kubernetes. They also need kubectl 1.21
+# or later (kustomize v4+) on PATH, which this machine has; Debian 12's own
+# kubernetes-client (1.20, kustomize v2.0.3) cannot render deploy/k8s
+# (docs/decisions.md, D62), so it is not installed here. Debian 12 only:
+# not in --list, whose packages also make the Debian 13 root.
+packages+=(mmdebstrap buildah python3-kubernetes python3-yaml)
 SUDO=
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 missing=()
