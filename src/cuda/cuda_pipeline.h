@@ -14,6 +14,7 @@
 #include "cuda/cuda_buffers.h"
 #include "cuda/cuda_pipeline_types.h"
 #include "cuda/cuda_ssim.h"
+#include "frontend.h"
 #include "plane_observer.h"
 #include "ssimulacra2_launch.h"
 #include "subscores.h"

@@ -215,7 +215,7 @@ static Suite* cuda_stream_memory_suite() {
 }
 
 // Why the test does not apply here, or "" where it does.
-std::string WhyNotHere() {
+static std::string WhyNotHere() {
   if (!gst_cuda_load_library()) return "no CUDA driver (libcuda) was found";
   GstCudaContext* context = gst_cuda_context_new(0);
   if (context == nullptr) return "no CUDA device";
