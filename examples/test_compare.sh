@@ -17,13 +17,13 @@
 # mismatch (the element's hint and --scale), a missing file, an input that
 # does not decode (named) and a 16-bit RGB PNG; an 8-bit PNG's
 # self-comparison; --metric (ssim alone, both, a wrong name, RGB and a
-# second YUV format converted for ssim); and, when ../shared/testdata is
-# there, that two PNGs print the canonical score and a Y4M pair
-# dump_ssim's value.
+# second YUV format converted for ssim); that two PNGs of tests/data
+# (S2C_TESTDATA) print the canonical score and a Y4M pair dump_ssim's
+# value.
 # Usage: test_compare.sh PATH/TO/ssimulacra2cmp-compare
 set -u
 compare=$1
-command -v gst-launch-1.0 >/dev/null || { echo "skipped: gst-launch-1.0 not found"; exit 77; }
+command -v gst-launch-1.0 >/dev/null || { echo "FAIL: gst-launch-1.0 (gstreamer1.0-tools) not found"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -215,15 +215,13 @@ gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=
 
 # Two still images: the canonical score, through pngdec.
 data=${S2C_TESTDATA:-}
-if [ -n "$data" ] && [ -f "$data/flower_small_q70.png" ]; then
-  "$compare" --backend cpu "$data/flower_small.png" "$data/flower_small_q70.png" \
-    >"$dir/png.txt" || fail "png run"
-  cat "$dir/png.txt"
-  [ "$(cat "$dir/png.txt")" = "81.74290736" ] \
-    || fail "flower_small q70 is not the canonical 81.74290736 alone"
-else
-  echo "note: testdata not found, the PNG check was skipped"
-fi
+[ -n "$data" ] && [ -f "$data/flower_small_q70.png" ] \
+  || fail "no flower_small_q70.png in S2C_TESTDATA ('$data')"
+"$compare" --backend cpu "$data/flower_small.png" "$data/flower_small_q70.png" \
+  >"$dir/png.txt" || fail "png run"
+cat "$dir/png.txt"
+[ "$(cat "$dir/png.txt")" = "81.74290736" ] \
+  || fail "flower_small q70 is not the canonical 81.74290736 alone"
 
 # --metric: SSIM alone prints the combined raw SSIM, both print the two; on
 # the YUV clips the per-frame lines and the summary carry ssim too.
@@ -262,12 +260,10 @@ gst-launch-1.0 -q $(branch "$dir/ref.mkv" ref_sink) \
 same_results "$dir/ssim444.json" "$dir/element444.json" \
   || fail "SSIM of Y444 is not the element's behind videoconvert to I420"
 # dump_ssim's value for a reference pair (testdata/ssim), as one pair.
-if [ -n "$data" ] && [ -f "$data/ssim/flower_small_odd444.y4m" ]; then
-  "$compare" --backend cpu --metric ssim "$data/ssim/flower_small_odd444.y4m" \
-    "$data/ssim/flower_small_q70_odd444.y4m" >"$dir/y4m.txt" || fail "y4m run"
-  [ "$(cat "$dir/y4m.txt")" = "0.98646094" ] \
-    || { cat "$dir/y4m.txt"; fail "odd444 q70: expected dump_ssim's 0.98646094 alone"; }
-fi
+"$compare" --backend cpu --metric ssim "$data/ssim/flower_small_odd444.y4m" \
+  "$data/ssim/flower_small_q70_odd444.y4m" >"$dir/y4m.txt" || fail "y4m run"
+[ "$(cat "$dir/y4m.txt")" = "0.98646094" ] \
+  || { cat "$dir/y4m.txt"; fail "odd444 q70: expected dump_ssim's 0.98646094 alone"; }
 # frameNum is the input's frame number, also when --every and --start drop
 # frames before the element (in the text: "frame N").
 "$compare" --backend cpu --every 2 -f jsonl "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/every.jsonl" \

@@ -12,7 +12,7 @@
 set -u
 compare=$1
 stills=$2
-command -v python3 >/dev/null || { echo "skipped: python3 not found"; exit 77; }
+command -v python3 >/dev/null || { echo "FAIL: python3 not found"; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

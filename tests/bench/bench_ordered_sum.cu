@@ -130,7 +130,7 @@ int main() {
     CHECK_CUDA(s2c::cuda::LaunchOrderedSumOfArray(x, kPlane, ws, d_out, stream));
     CHECK_CUDA(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
     const double want = test::LoopSum(host[k].data(), kPlane);
-    const bool same = test::ToBits(got) == test::ToBits(want);
+    const bool same = test::Bits(got) == test::Bits(want);
     failures += !same;
     std::printf("%-16s %10.4f %10.4f %7.2f   %.4f/%.4f/%.4f/%.4f/%.4f  (%d of %" PRIu64
                 " chunks planned term by term; %s)\n",
@@ -156,7 +156,7 @@ int main() {
     });
     double got;
     CHECK_CUDA(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
-    const bool same = test::ToBits(got) == test::ToBits(test::LoopSum(host[0].data(), n));
+    const bool same = test::Bits(got) == test::Bits(test::LoopSum(host[0].data(), n));
     failures += !same;
     std::printf("%-10" PRIu64 " %10.4f %10.4f   %s\n", n, exact, walk, same ? "== loop" : "DIFFERS FROM LOOP");
   }
@@ -177,7 +177,7 @@ int main() {
   CHECK_CUDA(cudaMemcpy(got6, d_out, sizeof got6, cudaMemcpyDeviceToHost));
   int same6 = 0;
   for (int k = 0; k < 6; ++k) {
-    same6 += test::ToBits(got6[k]) == test::ToBits(test::LoopSum(host[k].data(), kPlane));
+    same6 += test::Bits(got6[k]) == test::Bits(test::LoopSum(host[k].data(), kPlane));
   }
   failures += same6 != 6;
   std::printf("six sums at once: exact %.4f ms, six tree sums %.4f ms, ratio %.2f (%d of 6 == loop)\n",
@@ -202,7 +202,7 @@ int main() {
     double got;
     CHECK_CUDA(s2c::cuda::LaunchSignedOrderedSumOfArray(x, kPlane, signed_ws, d_out, stream));
     CHECK_CUDA(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));
-    const bool same = test::ToBits(got) == test::ToBits(test::LoopSum(h.data(), kPlane));
+    const bool same = test::Bits(got) == test::Bits(test::LoopSum(h.data(), kPlane));
     failures += !same;
     std::printf("%-16s %10.4f %10.4f %7.2f   %s\n", test::TermKindName(kind), exact, tree,
                 exact / tree, same ? "== loop" : "DIFFERS FROM LOOP");

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "check.h"
+
 namespace s2c {
 namespace test {
 namespace {
@@ -155,6 +157,11 @@ bool ReadPng(const std::string& path, HostImage* out, std::string* error) {
     }
   }
   return true;
+}
+
+bool LoadPng(const std::string& path, HostImage* out) {
+  std::string error;
+  return S2C_CHECK(ReadPng(path, out, &error), "%s", error.c_str());
 }
 
 }  // namespace test

@@ -20,6 +20,10 @@ namespace test {
 // message in *error otherwise.
 bool ReadPng(const std::string& path, HostImage* out, std::string* error);
 
+// ReadPng as a check of the harness (check.h): a file that cannot be read
+// is a failure with ReadPng's message. Returns whether *out holds the image.
+bool LoadPng(const std::string& path, HostImage* out);
+
 }  // namespace test
 }  // namespace s2c
 

@@ -5,7 +5,6 @@
 // pngdec shifts 16-bit RGB PNGs by two bytes, see docs/element.md),
 // each score printed with %.8f equal to the table of tests/data/README.md,
 // and a self-comparison exactly 100.
-#include <glib/gstdio.h>
 #include <gst/gst.h>
 
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include "image_io.h"
 #include "pipeline_run.h"
 #include "png_reader.h"
+#include "test_files.h"
 
 namespace {
 
@@ -62,11 +62,7 @@ void WritePpms(const std::string& dir, const std::string& ppm_dir) {
   for (const char* name : {"flower_small", "flower_small_q30", "flower_small_q70",
                            "flower_small_q90"}) {
     s2c::test::HostImage image;
-    std::string error;
-    if (!S2C_CHECK(s2c::test::ReadPng(dir + "/" + name + ".png", &image, &error), "%s",
-                   error.c_str())) {
-      continue;
-    }
+    if (!s2c::test::LoadPng(dir + "/" + name + ".png", &image)) continue;
     const std::string bytes = s2c::test::PpmBytes(image);
     S2C_CHECK(g_file_set_contents((ppm_dir + "/" + name + ".ppm").c_str(), bytes.data(),
                                   static_cast<gssize>(bytes.size()), nullptr),
@@ -84,10 +80,10 @@ int main(int argc, char** argv) {
     S2C_CHECK(f != nullptr, "GStreamer element %s is not installed", needed);
     if (f != nullptr) gst_object_unref(f);
   }
-  gchar* ppm_dir = g_dir_make_tmp("s2c-canonical-XXXXXX", nullptr);
-  WritePpms(dir, ppm_dir);
+  const s2c::test::TempDir ppm_dir("canonical");
+  WritePpms(dir, ppm_dir.path());
   for (const Vector& v : kVectors) {
-    const std::string from = std::strcmp(v.decoder, "pnmdec") == 0 ? ppm_dir : dir;
+    const std::string from = std::strcmp(v.decoder, "pnmdec") == 0 ? ppm_dir.path() : dir;
     const std::string a = from + "/" + v.ref;
     const std::string b = from + "/" + v.dist;
     CheckScore(v,
@@ -96,19 +92,9 @@ int main(int argc, char** argv) {
                    " ! cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out",
                nullptr);
   }
-  for (const char* name : {"flower_small", "flower_small_q30", "flower_small_q70",
-                           "flower_small_q90"}) {
-    g_remove((std::string(ppm_dir) + "/" + name + ".ppm").c_str());
-  }
-  g_rmdir(ppm_dir);
-  g_free(ppm_dir);
 
   s2c::test::HostImage png16;
-  std::string error;
-  if (!S2C_CHECK(s2c::test::ReadPng(dir + "/" + kSixteenBit.dist, &png16, &error), "%s",
-                 error.c_str())) {
-    return s2c::test::Finish();
-  }
+  if (!s2c::test::LoadPng(dir + "/" + kSixteenBit.dist, &png16)) return s2c::test::Finish();
   GstBuffer* rgba64 = gst_buffer_new_memdup(png16.bytes.data(), png16.bytes.size());
   CheckScore(kSixteenBit,
              "filesrc location=\"" + dir + "/" + kSixteenBit.ref + "\" ! pngdec ! cmp.ref_sink "

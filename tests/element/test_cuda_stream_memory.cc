@@ -4,14 +4,13 @@
 // stream, so the element must before its backend reads the frame. Each
 // frame here is pushed while its content is still queued on the stream,
 // behind a host function that sleeps; the scores must be the bits of the
-// same frames pushed in system memory. Needs the CUDA backend
-// (S2C_TEST_BACKEND=cuda) and a GPU; says "skipped" otherwise.
+// same frames pushed in system memory, both on the CUDA backend. Applies
+// where a CUDA driver and device are: exits 77 (skipped) elsewhere, and
+// says why.
 // The C++ headers come first: gstcheck.h defines a macro named fail, which
 // std::basic_ios has as a member.
 #include <cuda_runtime_api.h>
 
-#include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -149,7 +148,7 @@ s2c_test::RunResult Run(bool cuda, GstCudaContext* context, const std::vector<Gs
       "appsrc name=ref format=time caps=\"" + caps + "\" ! cmp.ref_sink appsrc name=dist " +
           "format=time caps=\"" + caps + "\" ! cmp.dist_sink ssimulacra2cmp name=cmp " +
           "max-in-flight=" + std::to_string(kPairs) + " ! fakesink name=out",
-      {}, [&](GstElement* pipeline) {
+      {"backend=cuda"}, [&](GstElement* pipeline) {
         if (cuda) {
           // The element reads in place only memory of its own context.
           GstElement* cmp = gst_bin_get_by_name(GST_BIN(pipeline), "cmp");
@@ -164,16 +163,8 @@ s2c_test::RunResult Run(bool cuda, GstCudaContext* context, const std::vector<Gs
 }
 
 GST_START_TEST(test_frames_still_written_on_their_stream_score_as_in_system_memory) {
-  if (std::strcmp(s2c_test::TestBackend(), "cuda") != 0 || !gst_cuda_load_library()) {
-    std::printf("test_cuda_stream_memory: skipped (backend %s, CUDA driver %s)\n",
-                s2c_test::TestBackend(), gst_cuda_load_library() ? "found" : "absent");
-    return;
-  }
   GstCudaContext* context = gst_cuda_context_new(0);
-  if (context == nullptr) {
-    std::printf("test_cuda_stream_memory: skipped (no CUDA device)\n");
-    return;
-  }
+  fail_unless(context != nullptr, "gst_cuda_context_new(0) failed");
   GstVideoInfo info;
   GstCaps* caps = gst_caps_from_string(Caps(false).c_str());
   fail_unless(gst_video_info_from_caps(&info, caps));
@@ -223,4 +214,18 @@ static Suite* cuda_stream_memory_suite() {
   return s;
 }
 
-GST_CHECK_MAIN(cuda_stream_memory)
+// Why the test does not apply here, or "" where it does.
+static std::string WhyNotHere() {
+  if (!gst_cuda_load_library()) return "no CUDA driver (libcuda) was found";
+  GstCudaContext* context = gst_cuda_context_new(0);
+  if (context == nullptr) return "no CUDA device";
+  gst_object_unref(context);
+  return "";
+}
+
+int main(int argc, char** argv) {
+  gst_check_init(&argc, &argv);
+  const std::string why = WhyNotHere();
+  if (!why.empty()) return s2c::test::Skip(why.c_str());
+  return gst_check_run_suite(cuda_stream_memory_suite(), "cuda_stream_memory", __FILE__);
+}

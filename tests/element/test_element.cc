@@ -9,10 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <glib/gstdio.h>
-
 #include "harnesses.h"
 #include "pipeline_run.h"
+#include "test_files.h"
 #include "test_pipelines.h"
 
 #include <gst/check/gstcheck.h>
@@ -373,8 +372,8 @@ GST_END_TEST;
 // A csv results file: the header, a row per frame as it was posted, then
 // the summary.
 GST_START_TEST(test_results_file_has_one_line_per_frame) {
-  gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
-  const std::string path = std::string(dir) + "/scores.csv";
+  const s2c::test::TempDir dir("element");
+  const std::string path = dir / "scores.csv";
   const RunResult r = RunPipeline(TwoSources(Source(4, I420(25).c_str()),
                                              Source(4, I420(25).c_str(), "ball")),
                                   {"results-location=" + path, "results-format=csv"});
@@ -407,9 +406,6 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
   bool saw_mean = false;
   while (std::getline(in, line)) saw_mean |= line == std::string("# mean,") + mean;
   fail_unless(saw_mean, "no \"# mean,%s\" line", mean);
-  g_remove(path.c_str());
-  g_rmdir(dir);
-  g_free(dir);
 }
 GST_END_TEST;
 

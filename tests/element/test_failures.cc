@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <glib/gstdio.h>
-
 #include "pipeline_run.h"
+#include "test_files.h"
 #include "test_pipelines.h"
 
 using s2c_test::Contains;
@@ -47,8 +46,8 @@ GST_END_TEST;
 // Pads that decodebin links once it has found its input's type are linked
 // after the element went to PAUSED: no error, every pair scored.
 GST_START_TEST(test_pads_linked_late_by_decodebin_are_fine) {
-  gchar* dir = g_dir_make_tmp("s2c-element-XXXXXX", nullptr);
-  const std::string png = std::string(dir) + "/frame.png";
+  const s2c::test::TempDir dir("element");
+  const std::string png = dir / "frame.png";
   const RunResult made = RunPipeline(
       "videotestsrc num-buffers=1 ! video/x-raw,width=64,height=48 ! tee name=t "
       "t. ! queue ! pngenc ! filesink location=" + png +
@@ -62,9 +61,6 @@ GST_START_TEST(test_pads_linked_late_by_decodebin_are_fine) {
   fail_unless(r.errors.empty(), "error: %s", r.errors.empty() ? "" : r.errors[0].c_str());
   fail_unless_equals_int(r.frames.size(), 1);
   s2c_test::AssertBits(r.frames[0].score, 100.0);
-  g_remove(png.c_str());
-  g_rmdir(dir);
-  g_free(dir);
 }
 GST_END_TEST;
 

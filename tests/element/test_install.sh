@@ -79,14 +79,26 @@ cc -o "$tmp/read_score" "$tmp/read_score.c" $cflags ||
 "$tmp/read_score"
 
 # The installed tool, on two PNGs, with GStreamer's own plugin search only.
-# (Where the system already has the plugin, that one would be found first;
-# then this part proves nothing and says so.)
+# Where the system already has an ssimulacra2cmp plugin, that one would be
+# found first: the system's plugins are then given through
+# GST_PLUGIN_SYSTEM_PATH_1_0 as links, all but that one.
 compare=$dest$bindir/ssimulacra2cmp-compare
 [ -x "$compare" ] || { echo "FAIL: no ssimulacra2cmp-compare in $dest$bindir"; exit 1; }
-if env -u GST_PLUGIN_PATH GST_REGISTRY="$tmp/system.bin" gst-inspect-1.0 ssimulacra2cmp \
-    >/dev/null 2>&1; then
-  echo "skipped: the system's GStreamer has an ssimulacra2cmp plugin of its own"
-  exit 0
+system_plugin=$(env -u GST_PLUGIN_PATH GST_REGISTRY="$tmp/system.bin" \
+  gst-inspect-1.0 ssimulacra2cmp 2>/dev/null | sed -n 's/^ *Filename *//p')
+if [ -n "$system_plugin" ]; then
+  mkdir "$tmp/system-plugins"
+  for f in "$(pkg-config --variable=pluginsdir gstreamer-1.0)"/*; do
+    [ "$f" -ef "$system_plugin" ] || ln -s "$f" "$tmp/system-plugins/"
+  done
+  GST_PLUGIN_SYSTEM_PATH_1_0=$tmp/system-plugins
+  export GST_PLUGIN_SYSTEM_PATH_1_0
+  if env -u GST_PLUGIN_PATH GST_REGISTRY="$tmp/hidden.bin" gst-inspect-1.0 ssimulacra2cmp \
+      >/dev/null 2>&1; then
+    echo "FAIL: the system's ssimulacra2cmp plugin ($system_plugin) cannot be hidden"
+    exit 1
+  fi
+  echo "the system's own ssimulacra2cmp plugin ($system_plugin) is hidden"
 fi
 gst-launch-1.0 -q videotestsrc num-buffers=1 pattern=smpte ! video/x-raw,format=RGB,width=32,height=24 \
   ! pngenc ! filesink location="$tmp/a.png" || { echo "FAIL: could not write a.png"; exit 1; }

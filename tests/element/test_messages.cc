@@ -2,15 +2,12 @@
 // Messages, meta, statistics and the results file without a pipeline: each
 // typed struct survives the trip through its GstStructure bit for bit, with
 // the documented field types.
-#include <glib/gstdio.h>
 #include <gst/gst.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "check.h"
@@ -18,10 +15,13 @@
 #include "score_message.h"
 #include "score_meta.h"
 #include "stats.h"
+#include "test_files.h"
 
 namespace {
 
+using s2c::test::ReadFile;
 using s2c::test::SameBits;
+using s2c::test::TempDir;
 
 void TestFrameRoundTrip() {
   s2c::FrameMessage f;
@@ -232,13 +232,6 @@ void TestMetaAndCopy() {
   gst_buffer_unref(buffer);
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string Repr(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%.17g", v);
@@ -247,7 +240,7 @@ std::string Repr(double v) {
 
 // The three formats of one schema, byte for byte: a frame, then the summary.
 void TestResultsWriter() {
-  gchar* dir = g_dir_make_tmp("s2c-results-XXXXXX", nullptr);
+  const TempDir dir("results");
   s2c::FrameMessage f;
   f.score = 90.003499830000003;
   f.frame_index = 0;
@@ -306,7 +299,7 @@ void TestResultsWriter() {
            "# label,\"studio \"\"A\"\", feed 2\"\n# utc,2024-05-01T12:34:56.789Z\n"},
   };
   for (const auto& k : kCases) {
-    const std::string path = std::string(dir) + "/" + k.name;
+    const std::string path = dir / k.name;
     s2c::ResultsWriter w;
     S2C_CHECK(w.Open(path, k.format, "test 1") == s2c::ResultsFile::OpenResult::kOk);
     S2C_CHECK(w.WriteHeader());
@@ -316,22 +309,18 @@ void TestResultsWriter() {
     S2C_CHECK(!w.Write(f));  // nothing after the summary
     w.Close();
     S2C_CHECK(ReadFile(path) == k.after_frame + k.finished);
-    g_remove(path.c_str());
   }
   // A json file closed without a summary (an error before EOS) still parses:
   // its frames array is closed.
-  const std::string path = std::string(dir) + "/unfinished.json";
+  const std::string path = dir / "unfinished.json";
   {
     s2c::ResultsWriter w;
     S2C_CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1") == s2c::ResultsFile::OpenResult::kOk);
     S2C_CHECK(w.Write(f));
   }
   S2C_CHECK(ReadFile(path) == kCases[1].after_frame + "]}\n");
-  g_remove(path.c_str());
   // %.17g gives the double back.
   S2C_CHECK(SameBits(g_ascii_strtod(v.c_str(), nullptr), f.score));
-  g_rmdir(dir);
-  g_free(dir);
 }
 
 // SSIM's fields: a frame and a summary of SSIM alone survive the trip and
@@ -393,7 +382,7 @@ void TestSsimRoundTrip() {
 // after ssimulacra2, +inf dB as null (json) or inf (csv), and the pooled
 // SSIM statistics.
 void TestResultsWriterSsim() {
-  gchar* dir = g_dir_make_tmp("s2c-results-XXXXXX", nullptr);
+  const TempDir dir("results");
   s2c::FrameMessage f;
   f.metrics = s2c::kAllMetrics;
   f.score = 100.0;
@@ -431,7 +420,7 @@ void TestResultsWriterSsim() {
        "# stddev,0\n# ssim_min,1\n"},
   };
   for (const auto& k : kCases) {
-    const std::string path = std::string(dir) + "/" + k.name;
+    const std::string path = dir / k.name;
     s2c::ResultsWriter w;
     S2C_CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics) == s2c::ResultsFile::OpenResult::kOk);
     S2C_CHECK(w.Write(f));
@@ -440,10 +429,7 @@ void TestResultsWriterSsim() {
     const std::string text = ReadFile(path);
     S2C_CHECK(text.find(k.frame) != std::string::npos);
     S2C_CHECK(text.find(k.pooled) != std::string::npos);
-    g_remove(path.c_str());
   }
-  g_rmdir(dir);
-  g_free(dir);
 }
 
 }  // namespace

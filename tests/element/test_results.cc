@@ -6,17 +6,17 @@
 // (test_results_file.cc has the file's bytes: locales, a full disk.)
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <glib/gstdio.h>
-
 #include "pipeline_run.h"
+#include "test_files.h"
 #include "test_pipelines.h"
 
 using s2c_test::Contains;
+using s2c::test::ReadFile;
+using s2c::test::TempDir;
 using s2c_test::I420;
 using s2c_test::RunPipeline;
 using s2c_test::RunResult;
@@ -28,13 +28,6 @@ namespace {
 constexpr GstClockTime kFrame = 40 * GST_MSECOND;  // 25 fps
 
 const char* const kFormats[] = {"jsonl", "csv", "json"};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -54,19 +47,6 @@ size_t Count(const std::string& text, const std::string& needle) {
   }
   return n;
 }
-
-// A directory of the test's own, removed with what it holds.
-struct TempDir {
-  TempDir() : path(g_dir_make_tmp("s2c-results-XXXXXX", nullptr)) {}
-  ~TempDir() {
-    if (GDir* d = g_dir_open(path.c_str(), 0, nullptr)) {
-      while (const char* name = g_dir_read_name(d)) g_remove((path + "/" + name).c_str());
-      g_dir_close(d);
-    }
-    g_rmdir(path.c_str());
-  }
-  std::string path;
-};
 
 // Endless sources, stopped by the test.
 std::string EndlessPair() {
@@ -112,8 +92,8 @@ GST_END_TEST;
 // Two elements of one pipeline given one results file: the second to
 // start is refused with an error that says so.
 GST_START_TEST(test_two_elements_cannot_share_a_results_file) {
-  TempDir dir;
-  const std::string location = "results-location=" + dir.path + "/shared.jsonl";
+  const TempDir dir("results");
+  const std::string location = "results-location=" + dir / "shared.jsonl";
   const std::string caps = I420(25);
   const RunResult r = RunPipeline(
       Source(3, caps.c_str()) + " ! tee name=t t. ! queue ! cmp.ref_sink t. ! queue ! "
@@ -129,9 +109,9 @@ GST_END_TEST;
 // (frameNum starts again in segment 1), each segment has its summary, the
 // first ended by the flush, the last by EOS.
 GST_START_TEST(test_each_segment_is_identified_after_a_seek) {
-  TempDir dir;
+  const TempDir dir("results");
   for (const char* format : kFormats) {
-    const std::string path = dir.path + "/seek." + format;
+    const std::string path = dir / "seek." + format;
     bool sought = false;
     const RunResult r = RunPipeline(
         EndlessPair(), {"results-location=" + path, std::string("results-format=") + format},
@@ -209,8 +189,8 @@ GST_END_TEST;
 // The last summary of a run that did not reach EOS says why: "stop" when
 // the application stopped it, "error" when the element failed.
 GST_START_TEST(test_last_summary_says_how_the_run_ended) {
-  TempDir dir;
-  const std::string stopped = dir.path + "/stopped.jsonl";
+  const TempDir dir("results");
+  const std::string stopped = dir / "stopped.jsonl";
   const RunResult r = RunPipeline(EndlessPair(), {"results-location=" + stopped}, nullptr,
                                   [](GstElement*, const RunResult& so_far) {
                                     return so_far.frames.size() >= 3;
@@ -221,7 +201,7 @@ GST_START_TEST(test_last_summary_says_how_the_run_ended) {
               "%s", lines.empty() ? "(empty)" : lines.back().c_str());
 
   // The two sizes differ: an element error before the first pair.
-  const std::string failed = dir.path + "/failed.csv";
+  const std::string failed = dir / "failed.csv";
   const RunResult e = RunPipeline(
       TwoSources(Source(3, I420(25).c_str()),
                  Source(3, "video/x-raw,format=I420,width=32,height=24,framerate=25/1")),
@@ -246,27 +226,27 @@ GST_START_TEST(test_nothing_scored_is_null_not_zero) {
   gst_structure_free(stats);
   gst_object_unref(fresh);
 
-  TempDir dir;
+  const TempDir dir("results");
   const std::string two =
       TwoSources(Source(3, I420(25).c_str()), Source(3, I420(25).c_str(), "ball"));
   const RunResult r = RunPipeline(two, {"dist-offset=10000000000",
-                                        "results-location=" + dir.path + "/none.json",
+                                        "results-location=" + dir / "none.json",
                                         "results-format=json"});
   fail_unless(r.eos && r.errors.empty());
   const s2c::SummaryMessage& m = r.summaries.back();
   fail_unless_equals_uint64(m.frames_scored(), 0);
   fail_unless(std::isnan(m.scores.mean) && std::isnan(m.scores.min) &&
               std::isnan(m.scores.stddev));
-  const std::string json = ReadFile(dir.path + "/none.json");
+  const std::string json = ReadFile(dir / "none.json");
   fail_unless(Has(json, "\"fps\":null,\"pooled_metrics\":{\"ssimulacra2\":{\"min\":null,"
                         "\"max\":null,\"mean\":null,\"harmonic_mean\":null,"),
               "%s", json.c_str());
   fail_unless(Has(json, "\"aggregate_metrics\":{}"));
   const RunResult c = RunPipeline(two, {"dist-offset=10000000000",
-                                        "results-location=" + dir.path + "/none.csv",
+                                        "results-location=" + dir / "none.csv",
                                         "results-format=csv"});
   fail_unless(c.eos);
-  const std::string csv = ReadFile(dir.path + "/none.csv");
+  const std::string csv = ReadFile(dir / "none.csv");
   fail_unless(Has(csv, "# fps,\n# min,\n# max,\n# mean,\n# harmonic_mean,\n"), "%s", csv.c_str());
 }
 GST_END_TEST;

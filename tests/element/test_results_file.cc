@@ -22,44 +22,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "check.h"
 #include "results_writer.h"
+#include "test_files.h"
 
 namespace {
-
-int failures = 0;
-
-#define CHECK(cond)                                               \
-  do {                                                            \
-    if (!(cond)) {                                                \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                 \
-    }                                                             \
-  } while (0)
 
 using s2c::ResultsFile;
 using s2c::ResultsFormat;
 using s2c::ResultsWriter;
+using s2c::test::ReadFile;
+using s2c::test::WriteFile;
 
 constexpr ResultsFormat kFormats[] = {ResultsFormat::kJsonLines, ResultsFormat::kCsv,
                                       ResultsFormat::kJson};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-bool WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  return static_cast<bool>(out);
-}
 
 // Frame `index` of a run whose records all have the same length (two-digit
 // indices, no timestamps) with both metrics' values.
@@ -92,16 +71,16 @@ s2c::SummaryMessage Summary(const char* reason, uint64_t segment) {
 // A file of two segments: frames, a flush, frames, EOS.
 std::string WriteRun(const std::string& path, ResultsFormat format) {
   ResultsWriter w;
-  CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
-  CHECK(w.WriteHeader());
-  for (uint64_t i = 10; i < 13; ++i) CHECK(w.Write(Frame(i)));
-  CHECK(w.EndSegment(Summary("flush", 0), 123.456));
+  S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(w.WriteHeader());
+  for (uint64_t i = 10; i < 13; ++i) S2C_CHECK(w.Write(Frame(i)));
+  S2C_CHECK(w.EndSegment(Summary("flush", 0), 123.456));
   for (uint64_t i = 10; i < 12; ++i) {
     s2c::FrameMessage f = Frame(i);
     f.segment = 1;
-    CHECK(w.Write(f));
+    S2C_CHECK(w.Write(f));
   }
-  CHECK(w.Finish(Summary("eos", 1), 0.5));
+  S2C_CHECK(w.Finish(Summary("eos", 1), 0.5));
   w.Close();
   return ReadFile(path);
 }
@@ -134,21 +113,14 @@ void TestSameBytesInEveryLocale(const std::string& dir) {
   std::vector<std::string> in_c;
   for (ResultsFormat format : kFormats) in_c.push_back(WriteRun(dir + "/c", format));
   // The numbers as "C" writes them, '.' and all.
-  CHECK(in_c[0].find("\"ssimulacra2\":90.00349983000001,") != std::string::npos);
-  CHECK(in_c[1].find(",-0.25,1e-300,,\n") != std::string::npos);  // no label, no utc
-  CHECK(in_c[2].find("\"fps\":123.456,") != std::string::npos);
+  S2C_CHECK(in_c[0].find("\"ssimulacra2\":90.00349983000001,") != std::string::npos);
+  S2C_CHECK(in_c[1].find(",-0.25,1e-300,,\n") != std::string::npos);  // no label, no utc
+  S2C_CHECK(in_c[2].find("\"fps\":123.456,") != std::string::npos);
   std::string why;
-  if (!UseCommaLocale(dir, &why)) {
-    std::printf("FAIL: %s\n", why.c_str());
-    ++failures;
-    return;
-  }
+  if (!S2C_CHECK(UseCommaLocale(dir, &why), "%s", why.c_str())) return;
   for (size_t i = 0; i < G_N_ELEMENTS(kFormats); ++i) {
     const std::string text = WriteRun(dir + "/de", kFormats[i]);
-    if (text != in_c[i]) {
-      std::printf("FAIL: format %zu differs under de_DE.UTF-8:\n%s\n", i, text.c_str());
-      ++failures;
-    }
+    S2C_CHECK(text == in_c[i], "format %zu differs under de_DE.UTF-8:\n%s", i, text.c_str());
   }
   std::setlocale(LC_ALL, "C");
   g_remove((dir + "/c").c_str());
@@ -168,9 +140,9 @@ bool MountSmallTmpfs(const std::string& dir, int pages, std::string* why) {
              std::strerror(errno);
       return false;
     }
-    WriteText("/proc/self/setgroups", "deny");
-    WriteText("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1");
-    WriteText("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1");
+    WriteFile("/proc/self/setgroups", "deny");
+    WriteFile("/proc/self/uid_map", "0 " + std::to_string(uid) + " 1");
+    WriteFile("/proc/self/gid_map", "0 " + std::to_string(gid) + " 1");
   }
   const std::string size = "size=" + std::to_string(pages * 4096);
   if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
@@ -204,44 +176,39 @@ void TestFullDiskLeavesWholeRecords(const std::string& tmpfs, const std::string&
     const std::string path = tmpfs + "/results";
     const std::string filler = tmpfs + "/filler";
     ResultsWriter w;
-    CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
-    CHECK(w.WriteHeader());
+    S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.WriteHeader());
     std::vector<uint64_t> written = {10};
-    CHECK(w.Write(Frame(10)));  // the file has its first page now
+    S2C_CHECK(w.Write(Frame(10)));  // the file has its first page now
     Fill(filler);
     uint64_t next = 11;
     while (w.Write(Frame(next))) written.push_back(next++);
-    CHECK(errno == ENOSPC);
+    S2C_CHECK(errno == ENOSPC);
     // The refused record did not fit in the file's last page, which had
     // room for part of it: the kernel wrote that part, and it was cut off.
     const off_t size = SizeOf(path);
-    if (size % 4096 == 0) {
-      std::printf("FAIL: the file ends on a page boundary: no record was cut short, or its part stayed\n");
-      ++failures;
-    }
-    for (int i = 0; i < 3; ++i) CHECK(!w.Write(Frame(++next)));
-    CHECK(SizeOf(path) == size);
+    S2C_CHECK(size % 4096 != 0,
+              "the file ends on a page boundary: no record was cut short, or its part stayed");
+    for (int i = 0; i < 3; ++i) S2C_CHECK(!w.Write(Frame(++next)));
+    S2C_CHECK(SizeOf(path) == size);
     g_remove(filler.c_str());  // space again
     for (int i = 0; i < 3; ++i) {
-      CHECK(w.Write(Frame(++next)));
+      S2C_CHECK(w.Write(Frame(++next)));
       written.push_back(next);
     }
-    CHECK(w.Finish(Summary("eos", 0), 0.5));
+    S2C_CHECK(w.Finish(Summary("eos", 0), 0.5));
     w.Close();
 
     const std::string expected_path = dir + "/expected";
     ResultsWriter expected;
-    CHECK(expected.Open(expected_path, format, "test", s2c::kAllMetrics) ==
+    S2C_CHECK(expected.Open(expected_path, format, "test", s2c::kAllMetrics) ==
           ResultsFile::OpenResult::kOk);
-    for (uint64_t i : written) CHECK(expected.Write(Frame(i)));
-    CHECK(expected.Finish(Summary("eos", 0), 0.5));
+    for (uint64_t i : written) S2C_CHECK(expected.Write(Frame(i)));
+    S2C_CHECK(expected.Finish(Summary("eos", 0), 0.5));
     expected.Close();
     const std::string text = ReadFile(path);
-    if (text != ReadFile(expected_path)) {
-      std::printf("FAIL: format %d after a full disk:\n%s\n", static_cast<int>(format),
-                  text.c_str());
-      ++failures;
-    }
+    S2C_CHECK(text == ReadFile(expected_path), "format %d after a full disk:\n%s",
+              static_cast<int>(format), text.c_str());
     g_remove(path.c_str());
     g_remove(expected_path.c_str());
   }
@@ -252,24 +219,24 @@ void TestFullDiskLeavesWholeRecords(const std::string& tmpfs, const std::string&
 void TestOneWriterPerFile(const std::string& dir) {
   const std::string path = dir + "/shared.jsonl";
   ResultsWriter first;
-  CHECK(first.Open(path, ResultsFormat::kJsonLines, "test") == ResultsFile::OpenResult::kOk);
-  CHECK(first.Write(Frame(10)));
+  S2C_CHECK(first.Open(path, ResultsFormat::kJsonLines, "test") == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(first.Write(Frame(10)));
   const std::string before = ReadFile(path);
   ResultsWriter second;
-  CHECK(second.Open(path, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
+  S2C_CHECK(second.Open(path, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
   // A hard link is the same file.
   const std::string link = dir + "/link.jsonl";
-  CHECK(::link(path.c_str(), link.c_str()) == 0);
-  CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
-  CHECK(ReadFile(path) == before);
+  S2C_CHECK(::link(path.c_str(), link.c_str()) == 0);
+  S2C_CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
+  S2C_CHECK(ReadFile(path) == before);
   first.Close();
-  CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
   second.Close();
 
   // Another process holds the lock.
-  WriteText(path, "kept\n");
+  WriteFile(path, "kept\n");
   int ready[2];
-  CHECK(pipe(ready) == 0);
+  S2C_CHECK(pipe(ready) == 0);
   const pid_t child = fork();
   if (child == 0) {
     const int fd = open(path.c_str(), O_WRONLY);
@@ -280,15 +247,15 @@ void TestOneWriterPerFile(const std::string& dir) {
     _exit(0);
   }
   char byte = 0;
-  CHECK(read(ready[0], &byte, 1) == 1 && byte == 'y');
+  S2C_CHECK(read(ready[0], &byte, 1) == 1 && byte == 'y');
   ResultsWriter third;
-  CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kInUse);
-  CHECK(ReadFile(path) == "kept\n");
+  S2C_CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kInUse);
+  S2C_CHECK(ReadFile(path) == "kept\n");
   kill(child, SIGTERM);
   waitpid(child, nullptr, 0);
   close(ready[0]);
   close(ready[1]);
-  CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kOk);
   third.Close();
   g_remove(path.c_str());
   g_remove(link.c_str());
@@ -302,15 +269,15 @@ void TestStandardOutputIsNotReopened(const std::string& dir) {
   std::fflush(stdout);
   const int saved = dup(STDOUT_FILENO);
 
-  WriteText(path, "earlier\n");
+  WriteFile(path, "earlier\n");
   int fd = open(path.c_str(), O_WRONLY | O_APPEND);
   dup2(fd, STDOUT_FILENO);
   close(fd);
   {
     ResultsWriter w;
-    CHECK(w.Open("/dev/stdout", ResultsFormat::kJsonLines, "test") ==
+    S2C_CHECK(w.Open("/dev/stdout", ResultsFormat::kJsonLines, "test") ==
           ResultsFile::OpenResult::kOk);
-    CHECK(w.Write(Frame(10)));
+    S2C_CHECK(w.Write(Frame(10)));
   }
   const std::string appended = ReadFile(path);
 
@@ -319,51 +286,36 @@ void TestStandardOutputIsNotReopened(const std::string& dir) {
   close(fd);
   for (int run = 0; run < 2; ++run) {
     ResultsWriter w;
-    CHECK(w.Open("/dev/stdout", ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
-    CHECK(w.WriteHeader());
+    S2C_CHECK(w.Open("/dev/stdout", ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.WriteHeader());
   }
   const std::string looped = ReadFile(path);
 
   dup2(saved, STDOUT_FILENO);
   close(saved);
-  CHECK(appended.rfind("earlier\n{\"frameNum\":10,", 0) == 0);
+  S2C_CHECK(appended.rfind("earlier\n{\"frameNum\":10,", 0) == 0);
   const std::string header =
       "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc\n";
-  CHECK(looped == header + header);
-  g_remove(path.c_str());
-}
-
-// Removes `path` and, when it is a directory, everything in it (the
-// locale localedef made).
-void RemoveTree(const std::string& path) {
-  if (GDir* d = g_dir_open(path.c_str(), 0, nullptr)) {
-    while (const char* name = g_dir_read_name(d)) RemoveTree(path + "/" + name);
-    g_dir_close(d);
-  }
+  S2C_CHECK(looped == header + header);
   g_remove(path.c_str());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  gchar* dir = g_dir_make_tmp("s2c-results-file-XXXXXX", nullptr);
-  const std::string tmpfs = std::string(dir) + "/tmpfs";
+  // Removed with what the tests leave in it: the locale localedef made.
+  const s2c::test::TempDir dir("results-file");
+  const std::string tmpfs = dir / "tmpfs";
   g_mkdir(tmpfs.c_str(), 0755);
   std::string why;
   const bool mounted = MountSmallTmpfs(tmpfs, 16, &why);  // before gst_init's threads
   gst_init(&argc, &argv);
-  if (mounted) {
-    TestFullDiskLeavesWholeRecords(tmpfs, dir);
+  if (S2C_CHECK(mounted, "full disk: %s", why.c_str())) {
+    TestFullDiskLeavesWholeRecords(tmpfs, dir.path());
     umount(tmpfs.c_str());
-  } else {
-    std::printf("FAIL: full disk: %s\n", why.c_str());
-    ++failures;
   }
-  TestOneWriterPerFile(dir);
-  TestStandardOutputIsNotReopened(dir);
-  TestSameBytesInEveryLocale(dir);  // last: it changes the process's locale
-  RemoveTree(dir);
-  g_free(dir);
-  if (failures == 0) std::printf("results file: all pass\n");
-  return failures == 0 ? 0 : 1;
+  TestOneWriterPerFile(dir.path());
+  TestStandardOutputIsNotReopened(dir.path());
+  TestSameBytesInEveryLocale(dir.path());  // last: it changes the process's locale
+  return s2c::test::Finish();
 }

@@ -10,15 +10,12 @@
 // default). A y4mdec that reads a file's colour space as another format
 // (GStreamer 1.22's reads C420p10 as 8-bit I420) cannot give that pair: it
 // is then checked through appsrc alone, and the test says so.
-#include <glib/gstdio.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
 
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,10 +24,12 @@
 #include "image_io.h"
 #include "pipeline_run.h"
 #include "ssim_table.h"
+#include "test_files.h"
 #include "y4m_reader.h"
 
 namespace {
 
+using s2c::test::ReadFile;
 using s2c::test::SameBits;
 
 // The frame in GStreamer's default layout for its caps, and those caps.
@@ -65,13 +64,6 @@ void Push(GstElement* pipeline, const char* name, GstBuffer* buffer) {
   g_signal_emit_by_name(src, "push-buffer", buffer, &flow);
   g_signal_emit_by_name(src, "end-of-stream", &flow);
   gst_object_unref(src);
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::string Printed(double v) {
@@ -143,7 +135,8 @@ void CheckRun(const s2c::test::SsimExpected& e, const char* metrics, const char*
 }
 
 void TestPair(const s2c::test::SsimExpected& e, const char* metrics) {
-  const std::string results = std::string(g_get_tmp_dir()) + "/s2c-ssim-element.json";
+  const s2c::test::TempDir dir("ssim-element");
+  const std::string results = dir / "results.json";
   const std::vector<std::string> props = {std::string("metrics=") + metrics,
                                           "results-location=" + results,
                                           "results-format=json"};
@@ -183,7 +176,6 @@ void TestPair(const s2c::test::SsimExpected& e, const char* metrics) {
   gst_buffer_unref(a);
   gst_buffer_unref(b);
   CheckRun(e, metrics, "appsrc", r, results);
-  g_remove(results.c_str());
 }
 
 void TestRgbRefused(const std::string& dir) {

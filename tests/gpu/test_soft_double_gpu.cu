@@ -61,7 +61,6 @@ namespace {
 
 using test::Bits;
 using test::Double;
-using test::Mismatch;
 
 template <class T>
 T* ToDevice(const std::vector<T>& host) {
@@ -115,11 +114,8 @@ void TestOperations(int n) {
       static const char* const names[kOps] = {"add",        "sub",        "mul",      "div",
                                               "from float", "from int64", "fabs(-x)", "y < 0"};
       for (int k = 0; k < kOps; ++k) {
-        if (out[kOps * i + k] != want[k]) {
-          Mismatch(names[k], out[kOps * i + k], want[k],
-                   "%s: a=0x%016" PRIx64 " b=0x%016" PRIx64 " v=%" PRId64,
-                   test::kPairKindNames[kind], a[i], b[i], v[i]);
-        }
+        S2C_CHECK_SAME(out[kOps * i + k], want[k], "%s, %s: a=0x%016" PRIx64 " b=0x%016" PRIx64
+                       " v=%" PRId64, names[k], test::kPairKindNames[kind], a[i], b[i], v[i]);
       }
     }
     CHECK_CUDA(cudaFree(da));
@@ -170,10 +166,8 @@ void TestPixelTerms(int n) {
     const float* p = &planes[static_cast<size_t>(7) * i];
     const SoftPixelTerms want = SoftMapTerms(p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
     for (int k = 0; k < 6; ++k) {
-      if (out[6 * i + k] != want.t[k]) {
-        Mismatch("SoftMapTerms", out[6 * i + k], want.t[k], "term %d, planes %a %a %a %a %a %a %a",
-                 k, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
-      }
+      S2C_CHECK_SAME(out[6 * i + k], want.t[k], "SoftMapTerms term %d, planes %a %a %a %a %a %a %a",
+                     k, p[0], p[1], p[2], p[3], p[4], p[5], p[6]);
     }
   }
   CHECK_CUDA(cudaFree(dplanes));
@@ -220,13 +214,10 @@ void TestSsimTerm(int n) {
   CHECK_CUDA(cudaGetLastError());
   const std::vector<uint64_t> out = FromDevice(dout, n);
   for (int i = 0; i < n; ++i) {
-    const uint64_t want = SoftSsimTerm(m[i], samplemax[i]);
-    if (out[i] != want) {
-      Mismatch("SoftSsimTerm", out[i], want,
-               "mux=%" PRId64 " muy=%" PRId64 " x2=%" PRId64 " xy=%" PRId64 " y2=%" PRId64
-               " w=%" PRId64 " samplemax=%" PRId64,
-               m[i].mux, m[i].muy, m[i].x2, m[i].xy, m[i].y2, m[i].w, samplemax[i]);
-    }
+    S2C_CHECK_SAME(out[i], SoftSsimTerm(m[i], samplemax[i]),
+                   "SoftSsimTerm: mux=%" PRId64 " muy=%" PRId64 " x2=%" PRId64 " xy=%" PRId64
+                   " y2=%" PRId64 " w=%" PRId64 " samplemax=%" PRId64,
+                   m[i].mux, m[i].muy, m[i].x2, m[i].xy, m[i].y2, m[i].w, samplemax[i]);
   }
   CHECK_CUDA(cudaFree(dm));
   CHECK_CUDA(cudaFree(dmax));
@@ -240,11 +231,10 @@ void TestSsimTerm(int n) {
 int main() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("skipped: no CUDA device\n");
-    return 77;
+    return s2c::test::Skip("no CUDA device");
   }
   s2c::TestOperations(1 << 20);
   s2c::TestPixelTerms(1 << 20);
   s2c::TestSsimTerm(1 << 20);
-  return s2c::test::FinishChecks();
+  return s2c::test::Finish();
 }

@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+#include "../common/check.h"
+
 namespace s2c {
 namespace test {
 
@@ -67,18 +69,6 @@ inline const char* TermKindName(TermKind k) {
 
 constexpr size_t kFixtureLengths[] = {0, 1, 7, 1023, 1024, 1025, 5 * 1024 + 333};
 
-inline double FromBits(uint64_t b) {
-  double x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
-
-inline uint64_t ToBits(double x) {
-  uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-
 inline std::vector<double> MakeTerms(TermKind kind, size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed * 1000003u + static_cast<uint64_t>(kind) * 7919u + n);
   std::uniform_real_distribution<double> u01(0.0, 1.0);
@@ -123,7 +113,7 @@ inline std::vector<double> MakeTerms(TermKind kind, size_t n, uint64_t seed) {
       case TermKind::kSubnormal: {
         const uint64_t r = rng();
         x[i] = (r % 97 == 0) ? std::ldexp(1.0 + u01(rng), -1020)
-                             : FromBits(r & ((uint64_t{1} << 52) - 1));
+                             : Double(r & ((uint64_t{1} << 52) - 1));
         break;
       }
       case TermKind::kNanInMiddle:
@@ -170,8 +160,8 @@ inline std::vector<double> MakeTerms(TermKind kind, size_t n, uint64_t seed) {
     }
   }
   if (kind == TermKind::kNanInMiddle && n > 0) {
-    x[n / 2] = FromBits(0x7FF0000000000123ull);  // signalling: comes out quieted
-    x[n - 1 - (n - 1) / 4] = FromBits(0xFFF8000000000456ull);
+    x[n / 2] = Double(0x7FF0000000000123ull);  // signalling: comes out quieted
+    x[n - 1 - (n - 1) / 4] = Double(0xFFF8000000000456ull);
   }
   if (kind == TermKind::kInf && n > 0) x[n / 3] = INFINITY;
   return x;

@@ -15,7 +15,7 @@
 #include <iterator>
 #include <vector>
 
-// The harness by a path relative to this file: ordered_sum_mutations.sh
+// The harness by a path relative to this file: mutations.sh
 // compiles the ordered-sum tests with -I of this directory only.
 #include "../common/check.h"
 #include "ordered_sum_fixtures.h"
@@ -168,7 +168,7 @@ double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_t
       run_end[c] = run_end[c + 1];
     }
   }
-  uint64_t s = ToBits(0.0);
+  uint64_t s = Bits(0.0);
   uint64_t pos = 0;
   // Windows of a few chunks, as the device stages windows in shared memory.
   constexpr uint64_t kWindow = 5;
@@ -184,17 +184,17 @@ double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_t
                          static_cast<int>(std::min<uint64_t>(kSumChunkTerms, left)));
     ++pos;
   }
-  return FromBits(s);
+  return Double(s);
 }
 
 // ---- Draws for the rule tests --------------------------------------------
 
 // A term near the sum's last place; odd draws are forced to an exact tie.
 inline double DrawTerm(std::mt19937_64& rng, double s, bool tie) {
-  const int key = BinadeKey(ToBits(s));
+  const int key = BinadeKey(Bits(s));
   const double ulp = std::ldexp(1.0, key - 1075);  // last place of s's binade
   switch (tie ? 7 : rng() % 8) {
-    case 0: return FromBits(rng() & ((uint64_t{1} << 52) - 1));  // subnormal or zero
+    case 0: return Double(rng() & ((uint64_t{1} << 52) - 1));  // subnormal or zero
     case 1: return (rng() % 3 == 0) ? 0.0 : std::ldexp(1.0, static_cast<int>(rng() % 40) - 20) * s;
     default: break;
   }
@@ -208,7 +208,7 @@ inline double DrawTerm(std::mt19937_64& rng, double s, bool tie) {
 
 inline double DrawSum(std::mt19937_64& rng) {
   switch (rng() % 7) {
-    case 0: return FromBits(rng() & ((uint64_t{1} << 52) - 1));  // subnormal
+    case 0: return Double(rng() & ((uint64_t{1} << 52) - 1));  // subnormal
     case 1: return 0.0;
     case 2: return 1.0 + static_cast<double>(rng() >> 12) / 4503599627370496.0;  // [1, 2)
     case 3: return std::nextafter(std::ldexp(1.0, static_cast<int>(rng() % 40)), 0.0);  // edge
@@ -228,9 +228,9 @@ inline double DrawRunTerm(std::mt19937_64& rng, double s) {
     case 0: return -0.0;
     case 1: return -std::ldexp(1.0, static_cast<int>(rng() % 100) - 50) * s;
     case 2: return (rng() % 2) ? INFINITY : NAN;
-    case 3: return FromBits(rng() & ((uint64_t{1} << 52) - 1));  // subnormal or zero
+    case 3: return Double(rng() & ((uint64_t{1} << 52) - 1));  // subnormal or zero
     case 4: case 5: case 6: {
-      const int key = BinadeKey(ToBits(s));
+      const int key = BinadeKey(Bits(s));
       const double ulp = std::ldexp(1.0, key - 1075);
       return static_cast<double>((uint64_t{1} << 52) + (rng() >> 13)) * ulp;
     }

@@ -1,47 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What the soft double's tests share: the reference operations (the x86-64
 // SSE2 instructions themselves, whose NaN rules the soft double follows),
-// the draws on all cores, the exact-tie check, and the report of mismatches.
+// the draws on all cores and the exact-tie check. Their checks are
+// tests/common/check.h's, which may run on every thread.
 #ifndef S2C_TESTS_SOFT_DOUBLE_CHECK_H_
 #define S2C_TESTS_SOFT_DOUBLE_CHECK_H_
 
 #include <atomic>
-#include <cinttypes>
 #include <cmath>
-#include <cstdarg>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <iterator>
-#include <mutex>
 #include <random>
 #include <thread>
 #include <vector>
 
+#include "../common/check.h"
+
 namespace s2c {
 namespace test {
-
-inline uint64_t Bits(double x) {
-  uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-inline double Double(uint64_t b) {
-  double x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
-inline uint32_t FloatBitsOf(float x) {
-  uint32_t b;
-  std::memcpy(&b, &x, sizeof b);
-  return b;
-}
-inline float Float(uint32_t b) {
-  float x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
 
 // The reference: one SSE2 instruction each, so that the operand order (which
 // NaN comes out when both are NaN) is the instruction's, not the compiler's
@@ -76,44 +52,6 @@ inline double HwFromInt64(int64_t v) {
   double d;
   asm("cvtsi2sdq %1, %0" : "=x"(d) : "r"(v));
   return d;
-}
-
-// ---- Reporting --------------------------------------------------------------
-
-inline std::atomic<uint64_t>& Failures() {
-  static std::atomic<uint64_t> count{0};
-  return count;
-}
-
-// One mismatch: the first 20 are printed with their inputs (printf format).
-__attribute__((format(printf, 4, 5))) inline void Mismatch(const char* what, uint64_t got,
-                                                           uint64_t want, const char* inputs, ...) {
-  static std::mutex print;
-  if (++Failures() > 20) return;
-  std::lock_guard<std::mutex> lock(print);
-  std::fprintf(stderr, "FAIL %s: got 0x%016" PRIx64 ", want 0x%016" PRIx64 "; ", what, got, want);
-  va_list args;
-  va_start(args, inputs);
-  std::vfprintf(stderr, inputs, args);
-  va_end(args);
-  std::fputc('\n', stderr);
-}
-
-inline void Require(bool ok, const char* what) {
-  if (!ok) {
-    ++Failures();
-    std::fprintf(stderr, "FAIL %s\n", what);
-  }
-}
-
-inline int FinishChecks() {
-  const uint64_t n = Failures();
-  if (n) {
-    std::fprintf(stderr, "%" PRIu64 " failures\n", n);
-    return 1;
-  }
-  std::printf("ok\n");
-  return 0;
 }
 
 // ---- Draws --------------------------------------------------------------------

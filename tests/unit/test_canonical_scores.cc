@@ -24,8 +24,7 @@ std::string Printed(const char* fmt, double v) {
 }
 
 bool Load(const std::string& dir, const char* name, HostImage* img) {
-  std::string error;
-  return S2C_CHECK(s2c::test::ReadPng(dir + "/" + name, img, &error), "%s", error.c_str());
+  return s2c::test::LoadPng(dir + "/" + name, img);
 }
 
 void CheckPair(s2c::CpuReference& cpu, const std::string& dir, const char* a,

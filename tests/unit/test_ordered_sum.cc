@@ -8,8 +8,8 @@
 // terms clamped at zero (ClampedTerms, no negative-term check), with its
 // guard: the metric's terms (FinishTerms) are never below zero.
 // test_ordered_sum_signed.cc does the same for terms of either sign, and
-// ordered_sum_mutations.sh checks that faults injected into the headers make
-// one of the two fail.
+// the mutation test (mutations.sh, ordered_sum.mutants) checks that faults
+// injected into the headers make one of the two fail.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -24,8 +24,8 @@
 namespace s2c {
 namespace {
 
-using test::FromBits;
-using test::ToBits;
+using test::Bits;
+using test::Double;
 using test::DrawRunTerm;
 using test::DrawSum;
 using test::DrawTerm;
@@ -39,13 +39,13 @@ void TestOneTermRule() {
   for (int i = 0; i < kDraws; ++i) {
     const double s = DrawSum(rng);
     const double x = DrawTerm(rng, s, i % 2 == 1);
-    const uint64_t sb = ToBits(s);
+    const uint64_t sb = Bits(s);
     const int key = BinadeKey(sb);
     const SumIncrement r = TermIncrement(x, key);
     const uint64_t m = sb - (static_cast<uint64_t>(key - 1) << 52);
     const uint64_t step = (m & 1) ? r.odd : r.even;
     const double want = s + x;
-    const uint64_t wb = ToBits(want);
+    const uint64_t wb = Bits(want);
     // Sound: an accepted step is the add. Complete: a result strictly inside
     // the binade is accepted (one that lands on the binade's end through
     // rounding in the next binade may be refused).
@@ -54,7 +54,7 @@ void TestOneTermRule() {
     if (r.even != r.odd) ++ties;
     if (fits) {
       ++accepted;
-      S2C_CHECK_SAME(FromBits(sb + step), want, "one-term rule: %.17g + %.17g in the binade", s,
+      S2C_CHECK_SAME(Double(sb + step), want, "one-term rule: %.17g + %.17g in the binade", s,
                      x);
     } else {
       S2C_CHECK(!inside, "one-term rule: %.17g + %.17g = %.17g refused inside the binade", s, x,
@@ -64,14 +64,14 @@ void TestOneTermRule() {
     const bool advanced = TryAdvance(&t, key, r);
     S2C_CHECK(advanced == fits && (!fits || t == wb),
               "TryAdvance on %.17g + %.17g: %s, got %.17g, want %.17g", s, x,
-              advanced ? "advanced" : "refused", FromBits(t), want);
+              advanced ? "advanced" : "refused", Double(t), want);
   }
   // NaN, inf and negative terms are never taken from an increment.
   const double odd_terms[] = {NAN, INFINITY, -INFINITY, -1.0, -1e-300};
   for (double x : odd_terms) {
-    uint64_t t = ToBits(1.0);
+    uint64_t t = Bits(1.0);
     S2C_CHECK(!TryAdvance(&t, BinadeKey(t), TermIncrement(x, BinadeKey(t))),
-              "the term %.17g was taken from an increment (sum %.17g)", x, FromBits(t));
+              "the term %.17g was taken from an increment (sum %.17g)", x, Double(t));
   }
   std::printf("one-term rule: %d draws, %d in binade, %d ties\n", kDraws, accepted, ties);
   S2C_CHECK(ties >= kDraws / 4, "one-term rule: %d ties drawn, want at least %d", ties,
@@ -92,7 +92,7 @@ void CheckFastRule(const char* name, uint64_t seed, bool clamped) {
   double x[16];
   for (int i = 0; i < kRuns; ++i) {
     const double s = DrawSum(rng);
-    int plan = BinadeKey(ToBits(s));
+    int plan = BinadeKey(Bits(s));
     if (i % 97 == 0) plan = (i % 2) ? kPlanZero : kPlanTermByTerm;
     const int n = 1 + static_cast<int>(rng() % 16);
     for (int j = 0; j < n; ++j) {
@@ -145,7 +145,7 @@ void TestMetricTermsClamped() {
   const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -1.0, 4.9e-324, -4.9e-324};
   auto draw = [&](double near) {
     switch (rng() % 4) {
-      case 0: return FromBits(rng());
+      case 0: return Double(rng());
       case 1: return kSpecial[rng() % std::size(kSpecial)];
       default: {  // near +- up to 1, at every scale down to 2^-40
         const double offset =
@@ -239,7 +239,7 @@ void TestFixturesSeeOrder() {
     const std::vector<double> x = test::MakeTerms(kind, n, 1);
     const double loop = test::LoopSum(x.data(), n);
     const double tree = PairwiseSum(x.data(), n);
-    S2C_CHECK(ToBits(loop) != ToBits(tree), "fixture %s cannot see order: tree and loop give %.17g",
+    S2C_CHECK(Bits(loop) != Bits(tree), "fixture %s cannot see order: tree and loop give %.17g",
               test::TermKindName(kind), loop);
   }
 }
@@ -251,7 +251,7 @@ void TestFixturesSeeOrder() {
 void TestLoopAdd() {
 #if defined(__x86_64__)
   const double vals[] = {0.0, -0.0, 1.0, -2.5, INFINITY, -INFINITY, NAN,
-                         FromBits(0x7FF0000000000123ull), FromBits(0xFFF8000000000456ull),
+                         Double(0x7FF0000000000123ull), Double(0xFFF8000000000456ull),
                          4.9e-324, 1e308};
   for (double a : vals) {
     for (double b : vals) {

@@ -5,7 +5,8 @@
 // every second one an exact tie, and on every pair of special values; then
 // the loop of LoopAddBits, AddLaneBits and AddRestBits against the plain loop
 // on every fixture of the ordered-sum tests. Every comparison is on bits.
-// soft_double_mutations.sh checks that a fault in LoopAddBits fails it.
+// The mutation test (mutations.sh, soft_double.mutants) checks that a fault
+// in LoopAddBits fails it.
 #include <cstdio>
 #include <iterator>
 #include <vector>
@@ -17,8 +18,8 @@
 namespace s2c {
 namespace {
 
-using test::FromBits;
-using test::ToBits;
+using test::Bits;
+using test::Double;
 
 double MaybeNegated(std::mt19937_64& rng, double x) { return rng() % 4 == 0 ? -x : x; }
 
@@ -29,19 +30,19 @@ void TestLoopAddBits() {
   for (int i = 0; i < kDraws; ++i) {
     const double s = MaybeNegated(rng, test::DrawSum(rng));
     const double x = MaybeNegated(rng, test::DrawTerm(rng, s, i % 2 == 1));
-    const uint64_t sb = ToBits(s);
+    const uint64_t sb = Bits(s);
     const double want = LoopAdd(s, x);
-    const uint64_t got = LoopAddBits(sb, ToBits(x));
-    if (got != ToBits(want)) S2C_CHECK_SAME(FromBits(got), want, "LoopAddBits == LoopAdd: %.17g + %.17g", s, x);
+    const uint64_t got = LoopAddBits(sb, Bits(x));
+    if (got != Bits(want)) S2C_CHECK_SAME(Double(got), want, "LoopAddBits == LoopAdd: %.17g + %.17g", s, x);
     uint64_t t = sb;
-    by_increment += TryAdvance(&t, BinadeKey(sb), TermIncrementBits(ToBits(x), BinadeKey(sb)));
+    by_increment += TryAdvance(&t, BinadeKey(sb), TermIncrementBits(Bits(x), BinadeKey(sb)));
   }
   const double specials[] = {0.0, -0.0, 1.0, -2.5, INFINITY, -INFINITY, NAN, 4.9e-324, -4.9e-324,
                              1e308, 0x1.fffffffffffffp1023, 0x1p-1022,
-                             FromBits(0x7FF0000000000123ull), FromBits(0xFFF8000000000456ull)};
+                             Double(0x7FF0000000000123ull), Double(0xFFF8000000000456ull)};
   for (double a : specials) {
     for (double b : specials) {
-      S2C_CHECK_SAME(FromBits(LoopAddBits(ToBits(a), ToBits(b))), LoopAdd(a, b),
+      S2C_CHECK_SAME(Double(LoopAddBits(Bits(a), Bits(b))), LoopAdd(a, b),
                      "LoopAddBits == LoopAdd on specials %.17g + %.17g", a, b);
     }
   }
@@ -62,7 +63,7 @@ void TestFixtures() {
     for (size_t n : test::kFixtureLengths) {
       const std::vector<double> x = test::MakeTerms(kind, n, 1);
       std::vector<uint64_t> xb(n);
-      for (size_t i = 0; i < n; ++i) xb[i] = ToBits(x[i]);
+      for (size_t i = 0; i < n; ++i) xb[i] = Bits(x[i]);
       const double want = test::LoopSum(x.data(), n);
       uint64_t loop = 0;
       for (size_t i = 0; i < n; ++i) loop = LoopAddBits(loop, xb[i]);
@@ -75,9 +76,9 @@ void TestFixtures() {
       }
       const uint64_t rest = AddRestBits(0, xb.data(), static_cast<int>(n), 0);
       const char* name = test::TermKindName(kind);
-      S2C_CHECK_SAME(FromBits(loop), want, "LoopAddBits loop: %s, %zu terms", name, n);
-      S2C_CHECK_SAME(FromBits(lanes), want, "AddLaneBits: %s, %zu terms", name, n);
-      S2C_CHECK_SAME(FromBits(rest), want, "AddRestBits: %s, %zu terms", name, n);
+      S2C_CHECK_SAME(Double(loop), want, "LoopAddBits loop: %s, %zu terms", name, n);
+      S2C_CHECK_SAME(Double(lanes), want, "AddLaneBits: %s, %zu terms", name, n);
+      S2C_CHECK_SAME(Double(rest), want, "AddRestBits: %s, %zu terms", name, n);
       ++sums;
     }
   }

@@ -7,8 +7,8 @@
 // against the plain loop on mixed-sign fixtures (cancellation to exactly
 // zero, sums crossing zero, binade drops, ties under subtraction) under good
 // and deliberately wrong plans. Every comparison is on bits.
-// ordered_sum_mutations.sh checks that faults injected into the headers make
-// this test or test_ordered_sum fail.
+// The mutation test (mutations.sh, ordered_sum.mutants) checks that faults
+// injected into the headers make this test or test_ordered_sum fail.
 #include <cinttypes>
 #include <cstdio>
 #include <iterator>
@@ -21,8 +21,8 @@
 namespace s2c {
 namespace {
 
-using test::FromBits;
-using test::ToBits;
+using test::Bits;
+using test::Double;
 
 double Negated(std::mt19937_64& rng, double x) { return (rng() & 1) ? -x : x; }
 
@@ -43,19 +43,19 @@ void TestOneTermRule() {
   for (int i = 0; i < kDraws; ++i) {
     const double s = Negated(rng, test::DrawSum(rng));
     const double x = Negated(rng, test::DrawTerm(rng, s, i % 2 == 1));
-    const uint64_t sb = ToBits(s);
+    const uint64_t sb = Bits(s);
     const int key = SignedKey(sb);
     if (key == kPlanTermByTerm) continue;  // -0.0
     const SignedIncrement r = SignedTermIncrement(x, key);
     const double want = s + x;
-    const uint64_t wb = ToBits(want);
+    const uint64_t wb = Bits(want);
     uint64_t t = sb;
     const bool taken = TryAdvance(&t, key, r);
     if (taken) {
       ++accepted;
       toward_zero += r.lo != kSumNoReach;
       ties += r.even != r.odd;
-      S2C_CHECK_SAME(FromBits(t), want, "signed one-term rule: %.17g + %.17g taken", s, x);
+      S2C_CHECK_SAME(Double(t), want, "signed one-term rule: %.17g + %.17g taken", s, x);
     } else if (SignedKey(wb) == key) {
       const int k = key < 0 ? -key : key;
       const uint64_t m = Units(wb, k);
@@ -74,19 +74,19 @@ void TestOneTermRule() {
   const double odd_terms[] = {NAN, INFINITY, -INFINITY};
   for (double x : odd_terms) {
     for (double s : {1.0, -1.0}) {
-      uint64_t t = ToBits(s);
+      uint64_t t = Bits(s);
       S2C_CHECK(!TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t))),
                 "the term %.17g was taken from a signed increment (sum %.17g)", x, s);
     }
   }
   for (double x : {0.0, -0.0}) {
-    uint64_t t = ToBits(-3.0);
+    uint64_t t = Bits(-3.0);
     const bool taken = TryAdvance(&t, SignedKey(t), SignedTermIncrement(x, SignedKey(t)));
-    S2C_CHECK(taken && t == ToBits(-3.0), "the term %g on -3.0: %s, sum %.17g", x,
-              taken ? "taken" : "refused", FromBits(t));
+    S2C_CHECK(taken && t == Bits(-3.0), "the term %g on -3.0: %s, sum %.17g", x,
+              taken ? "taken" : "refused", Double(t));
   }
-  S2C_CHECK(SignedKey(ToBits(-0.0)) == kPlanTermByTerm, "-0.0 has the key %d",
-            SignedKey(ToBits(-0.0)));
+  S2C_CHECK(SignedKey(Bits(-0.0)) == kPlanTermByTerm, "-0.0 has the key %d",
+            SignedKey(Bits(-0.0)));
 }
 
 // A composed run is taken only if it is the loop: runs of 1 to 24 terms of
@@ -100,7 +100,7 @@ void TestComposedRuns() {
   double x[24];
   for (int i = 0; i < kRuns; ++i) {
     const double s = Negated(rng, test::DrawSum(rng));
-    const uint64_t sb = ToBits(s);
+    const uint64_t sb = Bits(s);
     const int key = SignedKey(sb);
     if (key == kPlanTermByTerm) continue;
     const int n = 1 + static_cast<int>(rng() % 24);
@@ -115,14 +115,14 @@ void TestComposedRuns() {
     bool stays = true;
     for (int j = 0; j < n; ++j) {
       loop += x[j];
-      stays = stays && SignedKey(ToBits(loop)) == key;
+      stays = stays && SignedKey(Bits(loop)) == key;
     }
     const SignedIncrement r = ExactRunIncrement<SignedTerms>(x, n, key);
     uint64_t t = sb;
     if (TryAdvance(&t, key, r)) {
       ++taken;
-      S2C_CHECK_SAME(FromBits(t), loop, "composed signed run of %d terms on %.17g, taken", n, s);
-    } else if (!stays && SignedKey(ToBits(loop)) == key) {
+      S2C_CHECK_SAME(Double(t), loop, "composed signed run of %d terms on %.17g, taken", n, s);
+    } else if (!stays && SignedKey(Bits(loop)) == key) {
       ++left_and_back;
     }
   }
@@ -142,7 +142,7 @@ void TestFastRule() {
   double x[16];
   for (int i = 0; i < kRuns; ++i) {
     const double s = Negated(rng, test::DrawSum(rng));
-    int plan = SignedKey(ToBits(s));
+    int plan = SignedKey(Bits(s));
     if (i % 97 == 0) plan = (i % 2) ? kPlanZero : kPlanTermByTerm;
     const int n = 1 + static_cast<int>(rng() % 16);
     for (int j = 0; j < n; ++j) x[j] = Negated(rng, test::DrawRunTerm(rng, s));
@@ -195,7 +195,7 @@ void TestFixturesSeeOrder() {
     const double loop = test::LoopSum(x.data(), n);
     double reversed = 0.0;
     for (size_t i = n; i-- > 0;) reversed += x[i];
-    S2C_CHECK(ToBits(loop) != ToBits(reversed),
+    S2C_CHECK(Bits(loop) != Bits(reversed),
               "signed fixture %s cannot see order: reversed and loop give %.17g",
               test::TermKindName(kind), loop);
   }

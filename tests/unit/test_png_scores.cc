@@ -10,21 +10,11 @@
 #include "image_io.h"
 #include "png_reader.h"
 
-namespace {
-
-using s2c::test::HostImage;
-
-bool Load(const std::string& path, HostImage* img) {
-  std::string error;
-  return S2C_CHECK(s2c::test::ReadPng(path, img, &error), "%s", error.c_str());
-}
-
-}  // namespace
-
 int main() {
   const std::string dir = s2c::test::TestdataDir();
-  HostImage src, dist;
-  if (!Load(dir + "/tank_source.png", &src) || !Load(dir + "/tank_distorted16.png", &dist)) {
+  s2c::test::HostImage src, dist;
+  if (!s2c::test::LoadPng(dir + "/tank_source.png", &src) ||
+      !s2c::test::LoadPng(dir + "/tank_distorted16.png", &dist)) {
     return s2c::test::Finish();
   }
   S2C_CHECK(src.desc.format == s2c::PixelFormat::kRGB, "tank_source.png is not 8-bit RGB");

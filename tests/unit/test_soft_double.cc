@@ -4,9 +4,9 @@
 // below, the conversions from float and from int64, and the bit patterns'
 // round trip, negation, fabs and the comparison with zero.
 // S2C_SOFT_DRAWS sets the number of random pairs (default 8 million; the
-// "slow" suite runs 10^8 and every float). soft_double_mutations.sh checks
-// that faults injected into the header make this test or test_soft_terms
-// fail.
+// "slow" suite runs 10^8 and every float). The mutation test (mutations.sh,
+// soft_double.mutants) checks that faults injected into the header make this
+// test or test_soft_terms fail.
 #include "soft_double_check.h"
 #include "soft_double_draws.h"
 #include "steps/soft_double.h"
@@ -20,7 +20,6 @@ using test::Double;
 using test::DrawDouble;
 using test::DrawPair;
 using test::IsTie;
-using test::Mismatch;
 using test::PairKind;
 
 void CheckOps(double a, double b) {
@@ -33,10 +32,8 @@ void CheckOps(double a, double b) {
              {"mul", SoftToBits(sa * sb), Bits(test::HwMul(a, b))},
              {"div", SoftToBits(sa / sb), Bits(test::HwDiv(a, b))}};
   for (const auto& op : ops) {
-    if (op.got != op.want) {
-      Mismatch(op.name, op.got, op.want, "a=0x%016" PRIx64 " (%a) b=0x%016" PRIx64 " (%a)", Bits(a),
-               a, Bits(b), b);
-    }
+    S2C_CHECK_SAME(op.got, op.want, "%s: a=0x%016" PRIx64 " (%a) b=0x%016" PRIx64 " (%a)", op.name,
+                   Bits(a), a, Bits(b), b);
   }
 }
 
@@ -75,16 +72,15 @@ void TestOperations(uint64_t draws) {
               sub_ties.load(), mul_ties.load());
   // The tie classes must really hold ties (a quarter of the add-ties draws are
   // nudged off, and half of the products have 55 bits).
-  test::Require(add_ties + sub_ties >= per_kind / 2, "the add-ties draws give ties");
-  test::Require(mul_ties >= per_kind / 8, "the mul-ties draws give ties");
+  S2C_CHECK(add_ties + sub_ties >= per_kind / 2, "the add-ties draws give ties");
+  S2C_CHECK(mul_ties >= per_kind / 8, "the mul-ties draws give ties");
 }
 
 // ---- Conversions and sign operations --------------------------------------------
 
 void CheckFromFloat(uint32_t fb) {
   const float f = test::Float(fb);
-  const uint64_t got = SoftToBits(SoftFromFloat(f)), want = Bits(test::HwFromFloat(f));
-  if (got != want) Mismatch("from float", got, want, "f=0x%08" PRIx32, fb);
+  S2C_CHECK_SAME(SoftToBits(SoftFromFloat(f)), Bits(test::HwFromFloat(f)), "f=0x%08" PRIx32, fb);
 }
 
 // Every float where `all_floats`, else random bit patterns and the specials.
@@ -113,8 +109,7 @@ void TestFromFloat(uint64_t draws, bool all_floats) {
 // extremes.
 void TestFromInt64(uint64_t draws) {
   auto check = [](int64_t v) {
-    const uint64_t got = SoftToBits(SoftFromInt64(v)), want = Bits(test::HwFromInt64(v));
-    if (got != want) Mismatch("from int64", got, want, "v=%" PRId64, v);
+    S2C_CHECK_SAME(SoftToBits(SoftFromInt64(v)), Bits(test::HwFromInt64(v)), "v=%" PRId64, v);
   };
   test::ParallelDraws(4000, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
     for (uint64_t i = 0; i < n; ++i) {
@@ -140,13 +135,10 @@ void TestSignAndBits(uint64_t draws) {
   auto check = [](uint64_t b) {
     const double x = Double(b);
     const SoftDouble s = SoftFromBits(b);
-    if (SoftToBits(s) != b) Mismatch("bits round trip", SoftToBits(s), b, "x=0x%016" PRIx64, b);
-    if (SoftToBits(-s) != Bits(-x)) Mismatch("neg", SoftToBits(-s), Bits(-x), "x=0x%016" PRIx64, b);
-    if (SoftToBits(SoftAbs(s)) != Bits(std::fabs(x))) {
-      Mismatch("fabs", SoftToBits(SoftAbs(s)), Bits(std::fabs(x)), "x=0x%016" PRIx64, b);
-    }
-    if (SoftBelowZero(s) != (x < 0.0))
-      Mismatch("x < 0.0", SoftBelowZero(s), x < 0.0, "x=0x%016" PRIx64, b);
+    S2C_CHECK_SAME(SoftToBits(s), b, "bits round trip: x=0x%016" PRIx64, b);
+    S2C_CHECK_SAME(SoftToBits(-s), Bits(-x), "neg: x=0x%016" PRIx64, b);
+    S2C_CHECK_SAME(SoftToBits(SoftAbs(s)), Bits(std::fabs(x)), "fabs: x=0x%016" PRIx64, b);
+    S2C_CHECK(SoftBelowZero(s) == (x < 0.0), "x=0x%016" PRIx64, b);
   };
   test::ParallelDraws(5000, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
     for (uint64_t i = 0; i < n; ++i) check(rng());
@@ -165,5 +157,5 @@ int main() {
   s2c::TestFromFloat(draws / 8, slow);
   s2c::TestFromInt64(draws / 8);
   s2c::TestSignAndBits(draws / 8);
-  return s2c::test::FinishChecks();
+  return s2c::test::Finish();
 }

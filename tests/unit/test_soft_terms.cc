@@ -18,8 +18,6 @@ namespace {
 
 using test::Bits;
 using test::DrawFloat;
-using test::FloatBitsOf;
-using test::Mismatch;
 
 float U(std::mt19937_64& rng, float lo, float hi) {
   return lo + (hi - lo) * static_cast<float>(rng() >> 40) * 0x1p-24f;
@@ -153,23 +151,22 @@ void CheckPlanes(const Planes& p, uint64_t* zero_terms, uint64_t* edge_ties) {
   const SoftPreparedTerms got = SoftPrepareTerms(p.img1, p.mu1, p.img2, p.mu2, p.s11, p.s22, p.s12);
   const PixelTerms want_terms = FinishTerms(want);
   const SoftPixelTerms got_terms = SoftFinishTerms({want.ratio, Bits(want.edge)});
-  auto report = [&](const char* what, uint64_t g, uint64_t w) {
-    Mismatch(what, g, w, "img1=%a mu1=%a img2=%a mu2=%a s11=%a s22=%a s12=%a", p.img1, p.mu1,
-             p.img2, p.mu2, p.s11, p.s22, p.s12);
-  };
+#define S2C_PLANES "img1=%a mu1=%a img2=%a mu2=%a s11=%a s22=%a s12=%a"
+#define S2C_PLANE_VALUES p.img1, p.mu1, p.img2, p.mu2, p.s11, p.s22, p.s12
   const bool both_nan = std::isnan(got.ratio) && std::isnan(want.ratio);
-  if (FloatBitsOf(got.ratio) != FloatBitsOf(want.ratio) && !both_nan) {
-    report("SsimRatio", FloatBitsOf(got.ratio), FloatBitsOf(want.ratio));
-  }
-  if (got.edge != Bits(want.edge)) report("EdgeTerm", got.edge, Bits(want.edge));
+  if (!both_nan) S2C_CHECK_SAME(got.ratio, want.ratio, "SsimRatio: " S2C_PLANES, S2C_PLANE_VALUES);
+  S2C_CHECK_SAME(got.edge, Bits(want.edge), "EdgeTerm: " S2C_PLANES, S2C_PLANE_VALUES);
   const char* const names[6] = {"MapTerms d",          "MapTerms d^4",    "MapTerms artifact",
                                 "MapTerms artifact^4", "MapTerms detail", "MapTerms detail^4"};
   bool all_zero = true;  // +0.0, or -0.0 for the detail of e = +0.0
   for (int k = 0; k < 6; ++k) {
-    if (!SameTerm(got_terms.t[k], Bits(want_terms.t[k])))
-      report(names[k], got_terms.t[k], Bits(want_terms.t[k]));
+    S2C_CHECK(SameTerm(got_terms.t[k], Bits(want_terms.t[k])),
+              "%s: got 0x%016" PRIx64 ", want 0x%016" PRIx64 "; " S2C_PLANES, names[k],
+              got_terms.t[k], Bits(want_terms.t[k]), S2C_PLANE_VALUES);
     all_zero = all_zero && (SoftFinishTerms(got).t[k] << 1) == 0;
   }
+#undef S2C_PLANE_VALUES
+#undef S2C_PLANES
   *zero_terms += all_zero;
   const double a2 = std::fabs(static_cast<double>(p.img2 - p.mu2));
   const double one_a2 = 1.0 + a2;
@@ -194,8 +191,8 @@ void TestFromPlanes(uint64_t draws) {
   for (const char* name : kPlaneKindNames) std::printf(" %s", name);
   std::printf("; identical windows with six zero terms: %" PRIu64 "; 1.0 + a2 ties: %" PRIu64 "\n",
               zeros[kIdentical].load(), ties[kEdgeTies].load());
-  test::Require(zeros[kIdentical] == per_kind, "identical windows give six zero terms");
-  test::Require(ties[kEdgeTies] >= per_kind / 4, "the edge-ties draws give ties");
+  S2C_CHECK(zeros[kIdentical] == per_kind, "identical windows give six zero terms");
+  S2C_CHECK(ties[kEdgeTies] >= per_kind / 4, "the edge-ties draws give ties");
 }
 
 // SoftSsimNumM, SsimRatio's f64 expression (float)(1.0 - (double)x) in f32,
@@ -204,10 +201,8 @@ void TestFromPlanes(uint64_t draws) {
 void TestNumM(uint64_t draws, bool all_floats) {
   auto check = [](uint32_t b) {
     const float x = test::Float(b);
-    const float got = SoftSsimNumM(x);
-    const float want = test::HwToFloat(test::HwSub(1.0, test::HwFromFloat(x)));
-    if (FloatBitsOf(got) != FloatBitsOf(want))
-      Mismatch("num_m", FloatBitsOf(got), FloatBitsOf(want), "x=%a", x);
+    S2C_CHECK_SAME(SoftSsimNumM(x), test::HwToFloat(test::HwSub(1.0, test::HwFromFloat(x))),
+                   "num_m: x=%a", x);
   };
   const uint64_t n = all_floats ? uint64_t{1} << 32 : draws;
   test::ParallelDraws(50, n, [&](std::mt19937_64& rng, uint64_t first, uint64_t count) {
@@ -266,10 +261,10 @@ void TestFinish(uint64_t draws) {
       const PixelTerms want = FinishTerms({ratio, edge});
       const SoftPixelTerms got = SoftFinishTerms({ratio, Bits(edge)});
       for (int k = 0; k < 6; ++k) {
-        if (!SameTerm(got.t[k], Bits(want.t[k]))) {
-          Mismatch("FinishTerms", got.t[k], Bits(want.t[k]), "term %d, ratio=%a edge=0x%016" PRIx64,
-                   k, ratio, Bits(edge));
-        }
+        S2C_CHECK(SameTerm(got.t[k], Bits(want.t[k])),
+                  "FinishTerms term %d: got 0x%016" PRIx64 ", want 0x%016" PRIx64
+                  "; ratio=%a edge=0x%016" PRIx64,
+                  k, got.t[k], Bits(want.t[k]), ratio, Bits(edge));
       }
     }
   });
@@ -372,21 +367,18 @@ SsimMoments DrawMoments(std::mt19937_64& rng, int kind, int64_t* samplemax) {
 }
 
 void TestSsimTerm(uint64_t draws) {
-  test::Require(kSoftSsimK1Bits == Bits(kSsimK1) && kSoftSsimK2Bits == Bits(kSsimK2),
-                "the soft constants are kSsimK1's and kSsimK2's bits");
+  S2C_CHECK(kSoftSsimK1Bits == Bits(kSsimK1) && kSoftSsimK2Bits == Bits(kSsimK2),
+            "the soft constants are kSsimK1's and kSsimK2's bits");
   constexpr int kKinds = 4;
   for (int kind = 0; kind < kKinds; ++kind) {
     auto block = [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
       for (uint64_t i = 0; i < n; ++i) {
         int64_t samplemax;
         const SsimMoments m = DrawMoments(rng, kind, &samplemax);
-        const uint64_t got = SoftSsimTerm(m, samplemax), want = Bits(SsimTerm(m, samplemax));
-        if (got != want) {
-          Mismatch("SsimTerm", got, want,
-                   "mux=%" PRId64 " muy=%" PRId64 " x2=%" PRId64 " xy=%" PRId64 " y2=%" PRId64
-                   " w=%" PRId64 " samplemax=%" PRId64,
-                   m.mux, m.muy, m.x2, m.xy, m.y2, m.w, samplemax);
-        }
+        S2C_CHECK_SAME(SoftSsimTerm(m, samplemax), Bits(SsimTerm(m, samplemax)),
+                       "mux=%" PRId64 " muy=%" PRId64 " x2=%" PRId64 " xy=%" PRId64 " y2=%" PRId64
+                       " w=%" PRId64 " samplemax=%" PRId64,
+                       m.mux, m.muy, m.x2, m.xy, m.y2, m.w, samplemax);
       }
     };
     test::ParallelDraws(300 + kind, draws / kKinds, block);
@@ -405,5 +397,5 @@ int main() {
   s2c::TestFromPlanes(draws / 2);
   s2c::TestFinish(draws / 4);
   s2c::TestSsimTerm(draws / 4);
-  return s2c::test::FinishChecks();
+  return s2c::test::Finish();
 }

@@ -12,23 +12,15 @@
 #include <vector>
 
 #include "check.h"
-#include "image_io.h"
-
-
 #include "cpu/cpu_reference.h"
 #include "frontend.h"
+#include "image_io.h"
 #include "png_reader.h"
 
 namespace {
 
 using s2c::test::HostImage;
-
-bool Load(const std::string& path, HostImage* img) {
-  std::string error;
-  const bool ok = s2c::test::ReadPng(path, img, &error);
-  S2C_CHECK(ok, "%s", error.c_str());
-  return ok;
-}
+using s2c::test::LoadPng;
 
 bool Score(s2c::CpuReference& cpu, const HostImage& ref, const HostImage& dist, double* score) {
   s2c::Result r;
@@ -52,7 +44,7 @@ void CheckCanonicalScores(s2c::CpuReference& cpu, const std::string& dir) {
     fields >> ref_name >> dist_name >> printed >> digits;
     HostImage ref, dist;
     double score = 0.0;
-    if (!Load(dir + "/" + ref_name, &ref) || !Load(dir + "/" + dist_name, &dist) ||
+    if (!LoadPng(dir + "/" + ref_name, &ref) || !LoadPng(dir + "/" + dist_name, &dist) ||
         !Score(cpu, ref, dist, &score)) {
       continue;
     }
@@ -71,8 +63,8 @@ void CheckCanonicalScores(s2c::CpuReference& cpu, const std::string& dir) {
 void CheckRampIsNotIgnored(s2c::CpuReference& cpu, const std::string& dir) {
   HostImage opaque, opaque_dist, ramp, ramp_dist;
   double without = 0.0, with = 0.0;
-  if (!Load(dir + "/opaque.png", &opaque) || !Load(dir + "/opaque_distorted.png", &opaque_dist) ||
-      !Load(dir + "/ramp.png", &ramp) || !Load(dir + "/ramp_distorted.png", &ramp_dist) ||
+  if (!LoadPng(dir + "/opaque.png", &opaque) || !LoadPng(dir + "/opaque_distorted.png", &opaque_dist) ||
+      !LoadPng(dir + "/ramp.png", &ramp) || !LoadPng(dir + "/ramp_distorted.png", &ramp_dist) ||
       !Score(cpu, opaque, opaque_dist, &without) || !Score(cpu, ramp, ramp_dist, &with)) {
     return;
   }
@@ -84,8 +76,8 @@ void CheckRampIsNotIgnored(s2c::CpuReference& cpu, const std::string& dir) {
 void CheckOpaqueAlphaChangesNothing(s2c::CpuReference& cpu, const std::string& dir) {
   HostImage opaque, opaque_dist, ramp, ramp_dist;
   double without = 0.0, with = 0.0;
-  if (!Load(dir + "/opaque.png", &opaque) || !Load(dir + "/opaque_distorted.png", &opaque_dist) ||
-      !Load(dir + "/ramp.png", &ramp) || !Load(dir + "/ramp_distorted.png", &ramp_dist)) {
+  if (!LoadPng(dir + "/opaque.png", &opaque) || !LoadPng(dir + "/opaque_distorted.png", &opaque_dist) ||
+      !LoadPng(dir + "/ramp.png", &ramp) || !LoadPng(dir + "/ramp_distorted.png", &ramp_dist)) {
     return;
   }
   for (HostImage* img : {&ramp, &ramp_dist}) {
