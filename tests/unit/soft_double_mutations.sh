@@ -24,6 +24,9 @@ tieodd|round|s/(q \& 1));/!(q \& 1));/
 jamshift|jamshift|s/ | ((x << (64 - d)) != 0)//
 jammul|jammul|s/ | ((lo << 22) != 0)//
 jamdiv|jamdiv|s/q | (r != 0)/q/
+divseed|divseed|s/(t << 24) - (t << 3)/t << 24/
+divnewton|divnewton|s/y = SoftReciprocalStep(y, d);//
+divcorrect|divcorrect|s/while (r >= b)/if (r >= b)/
 subnormal|subnormal|s/if (e + shift < -1074) shift = -1074 - e;//
 overflow|overflow|s/exp > 971/exp > 972/
 quiet|quiet|s/nan.sig |= kSoftQuietBit;//
