@@ -74,21 +74,35 @@ struct SoftPixelTerms {
 // -0.0 through), the artifact and the detail lost, each also to the fourth
 // power. A term of 2^256 or more has a fourth power above the largest double,
 // which is +inf here as there.
-S2C_HD SoftPixelTerms SoftFinishTerms(SoftPreparedTerms prepared) {
+//
+// The clamped value of term pair `pair` (0: 1 - ratio, 1: the artifact, 2:
+// the detail lost), of which terms 2 * pair and 2 * pair + 1 are the value
+// and its fourth power.
+S2C_HD SoftDouble SoftTermBase(SoftPreparedTerms prepared, int pair) {
   const SoftDouble zero = SoftZero(0);
-  const SoftDouble ssim = SoftFromBits(kSoftOneBits) - SoftFromFloat(prepared.ratio);
-  const SoftDouble d = SoftBelowZero(ssim) ? zero : ssim;
+  if (pair == 0) {
+    const SoftDouble ssim = SoftFromBits(kSoftOneBits) - SoftFromFloat(prepared.ratio);
+    return SoftBelowZero(ssim) ? zero : ssim;
+  }
   const SoftDouble e = SoftFromBits(prepared.edge);
-  const SoftDouble artifact = SoftBelowZero(e) ? zero : e;
-  const SoftDouble detail = SoftBelowZero(-e) ? zero : -e;  // mutation-point: softclamp
+  if (pair == 1) return SoftBelowZero(e) ? zero : e;
+  return SoftBelowZero(-e) ? zero : -e;  // mutation-point: softclamp
+}
+
+S2C_HD SoftPixelTerms SoftFinishTerms(SoftPreparedTerms prepared) {
   SoftPixelTerms p;
-  p.t[0] = SoftToBits(d);
-  p.t[1] = SoftToBits(SoftQuartic(d));
-  p.t[2] = SoftToBits(artifact);
-  p.t[3] = SoftToBits(SoftQuartic(artifact));
-  p.t[4] = SoftToBits(detail);
-  p.t[5] = SoftToBits(SoftQuartic(detail));
+  for (int pair = 0; pair < 3; ++pair) {
+    const SoftDouble base = SoftTermBase(prepared, pair);
+    p.t[2 * pair] = SoftToBits(base);
+    p.t[2 * pair + 1] = SoftToBits(SoftQuartic(base));
+  }
   return p;
+}
+
+// Term k of SoftFinishTerms alone (the walk needs one term of a pixel).
+S2C_HD uint64_t SoftFinishTerm(SoftPreparedTerms prepared, int k) {
+  const SoftDouble base = SoftTermBase(prepared, k / 2);
+  return SoftToBits(k % 2 ? SoftQuartic(base) : base);
 }
 
 S2C_HD SoftPixelTerms SoftMapTerms(float img1, float mu1, float img2, float mu2, float s11,

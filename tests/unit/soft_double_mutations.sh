@@ -38,7 +38,10 @@ quartic|quartic|s/return x2 \* x2;/return x * x * x * x;/
 softclamp|softclamp|s/SoftBelowZero(-e) ? zero : -e;/-e;/
 ssimorder|ssimorder|s/x2w - mx2 + y2w - my2 + c2/x2w + y2w - mx2 - my2 + c2/
 bitsparity|bitsadd|s/TermIncrementBits(x, key))/SumIncrement{TermIncrementBits(x, key).even, TermIncrementBits(x, key).even})/
-bitsbinade|bitsadd|s/TermIncrementBits(x, key))/TermIncrementBits(x, key + 1))/'
+bitsbinade|bitsadd|s/TermIncrementBits(x, key))/TermIncrementBits(x, key + 1))/
+codetie|codestep|s/return q + (code \& (m ^ q) \& 1);/return q;/
+codebound|codebound|s/m + step <= kSumMaxStep/m + step <= 2 * kSumMaxStep/
+plainbits|plainbits|s/return !(tie \& 1);/return true;/'
 
 headers='soft_double.h soft_terms.h ordered_sum_bits.h'
 tests='test_soft_double test_soft_terms test_ordered_sum_bits'

@@ -270,6 +270,12 @@ void TestFinish(uint64_t draws) {
           Mismatch("FinishTerms", got.t[k], Bits(want.t[k]), "term %d, ratio=%a edge=0x%016" PRIx64,
                    k, ratio, Bits(edge));
         }
+        // One term alone (the walk's) is the same bits as all six at once.
+        const uint64_t one = SoftFinishTerm({ratio, Bits(edge)}, k);
+        if (one != got.t[k]) {
+          Mismatch("SoftFinishTerm", one, got.t[k], "term %d, ratio=%a edge=0x%016" PRIx64, k,
+                   ratio, Bits(edge));
+        }
       }
     }
   });
