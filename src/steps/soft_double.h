@@ -340,6 +340,30 @@ S2C_HD SoftDouble operator*(SoftDouble a, SoftDouble b) { return SoftMul(a, b); 
 S2C_HD SoftDouble operator/(SoftDouble a, SoftDouble b) { return SoftDiv(a, b); }
 S2C_HD SoftDouble operator-(SoftDouble x) { return SoftNeg(x); }
 
+// x * x. Where the square is normal and finite (x = sig * 2^e with e in
+// [-563, 458]; subnormal inputs are held with e below -1074) the product
+// rounds without SoftRound's general cases: sig * 2^11 squared lies in
+// [2^126, 2^128), its top 53 bits are rounded on the 11 or 10 bits below
+// them, with the low word as the sticky bit; elsewhere, SoftMul. The
+// fourth powers of the terms take it (soft_terms.h, SoftQuartic).
+S2C_HD SoftDouble SoftSquare(SoftDouble x) {
+  if (SoftIsSpecial(x) || x.sig == 0 || x.exp < -563 || x.exp > 458) return x * x;
+  const uint64_t a = x.sig << 11;
+  uint64_t hi, lo;
+  SoftMulWide(a, a, &hi, &lo);
+  const int drop = static_cast<int>(hi >> 63) + 10;  // 11 where the top bit is 127, else 10
+  uint64_t q = hi >> drop;
+  const uint64_t rest = hi & ((uint64_t{1} << drop) - 1);
+  const uint64_t half = uint64_t{1} << (drop - 1);
+  q += rest > half || (rest == half && (lo != 0 || (q & 1)));  // mutation-point: square
+  int exp = 2 * x.exp + 42 + drop;  // hi * 2^64 * 2^(2e - 22), its last kept bit
+  if (q >> 53) {  // carried to 2^53
+    q >>= 1;
+    ++exp;
+  }
+  return {q, exp, 0};
+}
+
 }  // namespace s2c
 
 #endif  // S2C_SOFT_DOUBLE_H_

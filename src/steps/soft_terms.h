@@ -53,8 +53,7 @@ S2C_HD uint64_t SoftEdgeTerm(float img1, float mu1, float img2, float mu2) {
 }
 
 S2C_HD SoftDouble SoftQuartic(SoftDouble x) {
-  const SoftDouble x2 = x * x;
-  return x2 * x2;  // mutation-point: quartic
+  return SoftSquare(SoftSquare(x));  // mutation-point: quartic
 }
 
 // PreparedTerms and PixelTerms with the doubles as their bit patterns.

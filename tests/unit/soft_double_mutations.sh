@@ -24,6 +24,7 @@ tieodd|round|s/(q \& 1));/!(q \& 1));/
 jamshift|jamshift|s/ | ((x << (64 - d)) != 0)//
 jammul|jammul|s/ | ((lo << 22) != 0)//
 jamdiv|jamdiv|s/q | (r != 0)/q/
+squaresticky|square|s/lo != 0 || //
 divseed|divseed|s/(t << 24) - (t << 3)/t << 24/
 divnewton|divnewton|s/y = SoftReciprocalStep(y, d);//
 divcorrect|divcorrect|s/while (r >= b)/if (r >= b)/
@@ -34,7 +35,7 @@ nanorder|nanorder|s/if (SoftIsNan(a)) {/if (SoftIsNan(a) \&\& !SoftIsNan(b)) {/
 zerosign|zerosign|s/SoftZero(a.neg \& b.neg)/SoftZero(a.neg | b.neg)/
 cancel|cancel|s/return SoftZero(0);/return SoftZero(x.neg);/
 edge|edge|s/(one + SoftFromFloat(a2)) \/ (one + SoftFromFloat(a1)) - one/(SoftFromFloat(a2) - SoftFromFloat(a1)) \/ (one + SoftFromFloat(a1))/
-quartic|quartic|s/return x2 \* x2;/return x * x * x * x;/
+quartic|quartic|s/return SoftSquare(SoftSquare(x));/return x * x * x * x;/
 softclamp|softclamp|s/SoftBelowZero(-e) ? zero : -e;/-e;/
 ssimorder|ssimorder|s/x2w - mx2 + y2w - my2 + c2/x2w + y2w - mx2 - my2 + c2/
 bitsparity|bitsadd|s/TermIncrementBits(x, key))/SumIncrement{TermIncrementBits(x, key).even, TermIncrementBits(x, key).even})/

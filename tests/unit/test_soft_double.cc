@@ -33,7 +33,8 @@ void CheckOps(double a, double b) {
   } ops[] = {{"add", SoftToBits(sa + sb), Bits(test::HwAdd(a, b))},
              {"sub", SoftToBits(sa - sb), Bits(test::HwSub(a, b))},
              {"mul", SoftToBits(sa * sb), Bits(test::HwMul(a, b))},
-             {"div", SoftToBits(sa / sb), Bits(test::HwDiv(a, b))}};
+             {"div", SoftToBits(sa / sb), Bits(test::HwDiv(a, b))},
+             {"square", SoftToBits(SoftSquare(sa)), Bits(test::HwMul(a, a))}};
   for (const auto& op : ops) {
     if (op.got != op.want) {
       Mismatch(op.name, op.got, op.want, "a=0x%016" PRIx64 " (%a) b=0x%016" PRIx64 " (%a)", Bits(a),
@@ -65,6 +66,15 @@ void TestOperations(uint64_t draws) {
       mul_ties += ties[2];
     };
     test::ParallelDraws(1000 + kind, draws / test::kPairKinds, block);
+  }
+  // Squares at the ends of SoftSquare's direct range (significand exponents
+  // -563 and 458) and past them, with the extreme significands.
+  for (int e : {-1100, -565, -564, -563, -562, 457, 458, 459, 460}) {
+    for (uint64_t sig : {kSoftHidden, kSoftHidden + 1, 2 * kSoftHidden - 1, uint64_t{0x16A09E667F3BCD}}) {
+      const double x = std::ldexp(static_cast<double>(sig), e);
+      CheckOps(x, x);
+      CheckOps(-x, -x);
+    }
   }
   // Every special value against every other one.
   for (uint64_t x : test::kSpecialDoubles) {
