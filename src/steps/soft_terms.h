@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "steps/hd.h"
 #include "steps/pixel_steps.h"
@@ -45,11 +46,45 @@ S2C_HD float SoftSsimRatio(float mu1, float mu2, float s11, float s22, float s12
   return o.Ratio(SoftSsimNumM(o.diff2));
 }
 
+// 1.0 + (double)a for a = fabsf(...) (sign bit clear). For a = 0 and a in
+// [2^-29, 2^53) the sum is exact in 53 bits (a's last place is at least
+// 2^-52, and below 2^53 one more unit fits), so it is formed as an integer:
+// a = f * 2^k with f its 24-bit significand, 1 + a = 2^-k + f on a's grid
+// where k < 0, f * 2^k + 1 on the integers where k >= 0. Other values (tiny,
+// huge, subnormal, inf, NaN) take the soft add.
+S2C_HD SoftDouble SoftOnePlus(float a) {
+  uint32_t b;
+  memcpy(&b, &a, sizeof b);
+  if (b == 0) return SoftFromBits(kSoftOneBits);
+  const int biased = static_cast<int>(b >> 23);
+  if (biased < 98 || biased > 179) {  // mutation-point: oneplus
+    return SoftFromBits(kSoftOneBits) + SoftFromFloat(a);
+  }
+  const uint64_t f = (b & 0x7FFFFFu) | 0x800000u;
+  const int k = biased - 150;
+  const uint64_t m = k < 0 ? (uint64_t{1} << -k) + f : (f << k) + 1;
+  const int e = k < 0 ? k : 0;
+  const int lz = SoftClz(m) - 11;  // m in (2^23, 2^53): move its top bit to 52
+  return {m << lz, e - lz, 0};
+}
+
+// q - 1.0. For q in [0.5, 2) the difference is exact (Sterbenz), an integer
+// on q's grid: q.sig - 2^52 units of 2^-52 for q in [1, 2) (+0.0 for q = 1,
+// as IEEE rounds x - x), 2^53 - q.sig units of 2^-53 below zero for q in
+// [0.5, 1). Other values take the soft subtraction.
+S2C_HD SoftDouble SoftMinusOne(SoftDouble q) {
+  if (q.neg || (q.exp != -52 && q.exp != -53)) return q - SoftFromBits(kSoftOneBits);
+  const bool below_one = q.exp == -53;
+  const uint64_t d = below_one ? (uint64_t{1} << 53) - q.sig : q.sig - kSoftHidden;
+  if (d == 0) return SoftZero(0);
+  const int lz = SoftClz(d) - 11;
+  return {d << lz, q.exp - lz, below_one ? 1u : 0u};  // mutation-point: minusone
+}
+
 S2C_HD uint64_t SoftEdgeTerm(float img1, float mu1, float img2, float mu2) {
   const float a2 = fabsf(img2 - mu2);
   const float a1 = fabsf(img1 - mu1);
-  const SoftDouble one = SoftFromBits(kSoftOneBits);
-  return SoftToBits((one + SoftFromFloat(a2)) / (one + SoftFromFloat(a1)) - one);  // mutation-point: edge
+  return SoftToBits(SoftMinusOne(SoftOnePlus(a2) / SoftOnePlus(a1)));  // mutation-point: edge
 }
 
 S2C_HD SoftDouble SoftQuartic(SoftDouble x) {

@@ -34,7 +34,9 @@ quiet|quiet|s/nan.sig |= kSoftQuietBit;//
 nanorder|nanorder|s/if (SoftIsNan(a)) {/if (SoftIsNan(a) \&\& !SoftIsNan(b)) {/
 zerosign|zerosign|s/SoftZero(a.neg \& b.neg)/SoftZero(a.neg | b.neg)/
 cancel|cancel|s/return SoftZero(0);/return SoftZero(x.neg);/
-edge|edge|s/(one + SoftFromFloat(a2)) \/ (one + SoftFromFloat(a1)) - one/(SoftFromFloat(a2) - SoftFromFloat(a1)) \/ (one + SoftFromFloat(a1))/
+edge|edge|s/SoftMinusOne(SoftOnePlus(a2) \/ SoftOnePlus(a1))/(SoftFromFloat(a2) - SoftFromFloat(a1)) \/ SoftOnePlus(a1)/
+oneplus|oneplus|s/biased > 179/biased > 180/
+minusone|minusone|s/below_one ? 1u : 0u/0u/
 quartic|quartic|s/return SoftSquare(SoftSquare(x));/return x * x * x * x;/
 softclamp|softclamp|s/SoftBelowZero(-e) ? zero : -e;/-e;/
 ssimorder|ssimorder|s/x2w - mx2 + y2w - my2 + c2/x2w + y2w - mx2 - my2 + c2/
