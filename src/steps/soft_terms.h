@@ -46,26 +46,54 @@ S2C_HD float SoftSsimRatio(float mu1, float mu2, float s11, float s22, float s12
   return o.Ratio(SoftSsimNumM(o.diff2));
 }
 
-// 1.0 + (double)a for a = fabsf(...) (sign bit clear). For a = 0 and a in
-// [2^-29, 2^53) the sum is exact in 53 bits (a's last place is at least
-// 2^-52, and below 2^53 one more unit fits), so it is formed as an integer:
-// a = f * 2^k with f its 24-bit significand, 1 + a = 2^-k + f on a's grid
-// where k < 0, f * 2^k + 1 on the integers where k >= 0. Other values (tiny,
-// huge, subnormal, inf, NaN) take the soft add.
+// 1.0 + (double)x for the float x whose bits are b, where the sum is exact
+// in 53 bits and formed as an integer: x = +-0, or |x| = f * 2^k in
+// [2^-29, 2^53) with f its 24-bit significand. There x's last place is at
+// least 2^-52 and the sum below 2^53 units of the finer of the two grids:
+// 2^-k +- f units of 2^k where k < 0, f * 2^k +- 1 whole units where k >= 0.
+// Returns false elsewhere (tiny, huge, subnormal, inf, NaN).
+S2C_HD bool SoftOnePlusExact(uint32_t b, SoftDouble* sum) {
+  if ((b << 1) == 0) {
+    *sum = SoftFromBits(kSoftOneBits);
+    return true;
+  }
+  const int biased = static_cast<int>((b >> 23) & 0xFF);
+  if (biased < 98 || biased > 179) return false;  // mutation-point: oneplus
+  const uint64_t f = (b & 0x7FFFFFu) | 0x800000u;
+  const int k = biased - 150;
+  const uint64_t unit = k < 0 ? uint64_t{1} << -k : 1;  // 1.0 on the sum's grid
+  const uint64_t x = k < 0 ? f : f << k;
+  uint64_t m = unit + x;
+  uint32_t neg = 0;
+  if (b >> 31) {  // 1 - |x|
+    neg = x > unit;
+    m = neg ? x - unit : unit - x;  // mutation-point: oneminus
+  }
+  if (m == 0) {
+    *sum = SoftZero(0);  // 1 - 1 is +0.0
+    return true;
+  }
+  const int lz = SoftClz(m) - 11;  // m in [1, 2^53): move its top bit to 52
+  *sum = {m << lz, (k < 0 ? k : 0) - lz, neg};
+  return true;
+}
+
+// 1.0 + (double)a and 1.0 - (double)r: directly where exact
+// (SoftOnePlusExact), else the soft add or subtraction, whose NaN cases
+// differ (a NaN's sign is its own in either).
 S2C_HD SoftDouble SoftOnePlus(float a) {
   uint32_t b;
   memcpy(&b, &a, sizeof b);
-  if (b == 0) return SoftFromBits(kSoftOneBits);
-  const int biased = static_cast<int>(b >> 23);
-  if (biased < 98 || biased > 179) {  // mutation-point: oneplus
-    return SoftFromBits(kSoftOneBits) + SoftFromFloat(a);
-  }
-  const uint64_t f = (b & 0x7FFFFFu) | 0x800000u;
-  const int k = biased - 150;
-  const uint64_t m = k < 0 ? (uint64_t{1} << -k) + f : (f << k) + 1;
-  const int e = k < 0 ? k : 0;
-  const int lz = SoftClz(m) - 11;  // m in (2^23, 2^53): move its top bit to 52
-  return {m << lz, e - lz, 0};
+  SoftDouble sum;
+  if (SoftOnePlusExact(b, &sum)) return sum;
+  return SoftFromBits(kSoftOneBits) + SoftFromFloat(a);
+}
+S2C_HD SoftDouble SoftOneMinus(float r) {
+  uint32_t b;
+  memcpy(&b, &r, sizeof b);
+  SoftDouble difference;
+  if (SoftOnePlusExact(b ^ 0x80000000u, &difference)) return difference;
+  return SoftFromBits(kSoftOneBits) - SoftFromFloat(r);
 }
 
 // q - 1.0. For q in [0.5, 2) the difference is exact (Sterbenz), an integer
@@ -115,7 +143,7 @@ struct SoftPixelTerms {
 S2C_HD SoftDouble SoftTermBase(SoftPreparedTerms prepared, int pair) {
   const SoftDouble zero = SoftZero(0);
   if (pair == 0) {
-    const SoftDouble ssim = SoftFromBits(kSoftOneBits) - SoftFromFloat(prepared.ratio);
+    const SoftDouble ssim = SoftOneMinus(prepared.ratio);
     return SoftBelowZero(ssim) ? zero : ssim;
   }
   const SoftDouble e = SoftFromBits(prepared.edge);

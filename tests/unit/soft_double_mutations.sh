@@ -36,6 +36,7 @@ zerosign|zerosign|s/SoftZero(a.neg \& b.neg)/SoftZero(a.neg | b.neg)/
 cancel|cancel|s/return SoftZero(0);/return SoftZero(x.neg);/
 edge|edge|s/SoftMinusOne(SoftOnePlus(a2) \/ SoftOnePlus(a1))/(SoftFromFloat(a2) - SoftFromFloat(a1)) \/ SoftOnePlus(a1)/
 oneplus|oneplus|s/biased > 179/biased > 180/
+oneminus|oneminus|s/m = neg ? x - unit : unit - x;/m = x - unit;/
 minusone|minusone|s/below_one ? 1u : 0u/0u/
 quartic|quartic|s/return SoftSquare(SoftSquare(x));/return x * x * x * x;/
 softclamp|softclamp|s/SoftBelowZero(-e) ? zero : -e;/-e;/
