@@ -341,21 +341,6 @@ __global__ void __launch_bounds__(kIncrementThreads)
   if constexpr (!Arith::kFastRule) {
     for (int k = 0; k < KG; ++k) v[k] = Rule::kNothing;
     exact = wanted;
-    if constexpr (Rule::kPlainTotals) {
-      // Terms as bit patterns: each sum's step total (StepTotal,
-      // ordered_sum_bits.h); a sum whose run met a tie goes to the exact
-      // rule below.
-      StepTotal run[KG];
-      RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const Term (&t)[KG]) {
-        for (int k = 0; k < KG; ++k) run[k].Add(t[k], plan[k]);
-      });
-      for (int k = 0; k < KG; ++k) {
-        if (((wanted >> k) & 1) && run[k].Plain()) {
-          v[k] = run[k].Increment();
-          exact &= ~(1u << k);
-        }
-      }
-    }
   } else if (wanted) {
     // A tie flag per sum (a tie in one sum must not send the others to the
     // exact rule); what the rule shares between sums (non-negative terms:

@@ -42,9 +42,13 @@ struct NativeF64 {
     const PixelTerms f = FinishTerms({p.ratio, SumDouble(p.edge)});
     for (int k = 0; k < kPixelTerms; ++k) t[k] = f.t[k];
   }
-  // Term k alone (the walk's).
+  // Term k alone (the walk's): all six in f64 cost little; picked by
+  // selects, so that the terms stay in registers.
   S2C_HD static double FinishOne(PreparedBits p, int k) {
-    return FinishTerms({p.ratio, SumDouble(p.edge)}).t[k];
+    const PixelTerms f = FinishTerms({p.ratio, SumDouble(p.edge)});
+    double v = f.t[0];
+    for (int i = 1; i < kPixelTerms; ++i) v = i == k ? f.t[i] : v;
+    return v;
   }
   // The advice is the finished terms themselves.
   S2C_HD static void PixelAdvice(PreparedBits p, double (&a)[kPixelTerms]) { Finish(p, a); }

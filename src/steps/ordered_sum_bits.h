@@ -68,28 +68,21 @@ S2C_HD uint64_t CodeStep(uint64_t code, uint64_t m) {
 }
 
 // A run's increment by step codes, for rules whose increments compose by
-// plain totals (NonNegativeTerms, ClampedTerms): where no term of the run is
-// a tie, the total of its terms' increments with one saturation at the end
-// (PlainTotal: such increments compose so, SameFromEitherParity), one add a
-// term instead of Then; the f64 fast rule's counterpart on bits. Where a
-// term is a tie, the run is composed by the exact rule instead. At most
-// 2^10 terms a run (their increments are at most kSumUnfit).
-struct StepTotal {
-  uint64_t total = 0;
-  uint64_t tie = 0;  // bit 0: a term was a tie
-  S2C_HD void Add(uint64_t x, int plan) {
-    const uint64_t code = TermStepCode(x, plan);
+// plain totals (NonNegativeTerms, ClampedTerms; the walk's lanes): where no
+// term of the run is a tie, the total of its terms' increments with one
+// saturation at the end (PlainTotal: such increments compose so,
+// SameFromEitherParity), one add a term instead of Then; the f64 fast
+// rule's counterpart on bits. Where a term is a tie, the terms' increments
+// composed in order. At most 2^10 terms (each increment is at most
+// kSumUnfit).
+S2C_HD SumIncrement RunIncrementBits(const uint64_t* x, int n, int plan) {
+  uint64_t total = 0, tie = 0;  // tie: bit 0 set where a term was a tie
+  for (int j = 0; j < n; ++j) {
+    const uint64_t code = TermStepCode(x[j], plan);
     total += code >> 1;
     tie |= code;
   }
-  S2C_HD bool Plain() const { return !(tie & 1); }  // mutation-point: plainbits
-  S2C_HD SumIncrement Increment() const { return PlainTotal(total); }
-};
-
-S2C_HD SumIncrement RunIncrementBits(const uint64_t* x, int n, int plan) {
-  StepTotal run;
-  for (int j = 0; j < n; ++j) run.Add(x[j], plan);
-  if (run.Plain()) return run.Increment();
+  if (!(tie & 1)) return PlainTotal(total);  // mutation-point: plainbits
   SumIncrement r = kSumNothing;
   for (int j = 0; j < n; ++j) r = Then(r, TermIncrementBits(x[j], plan));
   return r;

@@ -45,7 +45,7 @@ bitsparity|bitsadd|s/TermIncrementBits(x, key))/SumIncrement{TermIncrementBits(x
 bitsbinade|bitsadd|s/TermIncrementBits(x, key))/TermIncrementBits(x, key + 1))/
 codetie|codestep|s/return q + (code \& (m ^ q) \& 1);/return q;/
 codebound|codebound|s/m + step <= kSumMaxStep/m + step <= 2 * kSumMaxStep/
-plainbits|plainbits|s/return !(tie \& 1);/return true;/'
+plainbits|plainbits|s/if (!(tie \& 1)) return/return/'
 
 headers='soft_double.h soft_terms.h ordered_sum_bits.h'
 tests='test_soft_double test_soft_terms test_ordered_sum_bits'
