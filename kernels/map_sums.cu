@@ -38,6 +38,14 @@ struct PreparedTermsOf {
     m.Position(i, &x, &y);
     Path::Finish(m.PreparedOf(c, y).Load(x), t);
   }
+  // One term of pixel i (the walk's, which adds one sum per block): the
+  // integer path's other five would cost as much again.
+  static constexpr bool kOneTerm = true;
+  __device__ Term One(uint64_t i, int c, int k) const {
+    int x, y;
+    m.Position(i, &x, &y);
+    return Path::FinishOne(m.PreparedOf(c, y).Load(x), k);
+  }
   // Runs of consecutive pixels (the increments and walk passes): the
   // position and the row pointers once per run, again only where the run
   // passes a row's end. Not unrolled: unrolled, the increments kernel took

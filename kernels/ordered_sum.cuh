@@ -203,6 +203,18 @@ __device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_
   }
 }
 
+// One term of an element: a functor may declare `static constexpr bool
+// kOneTerm = true` and define
+//   __device__ Term One(uint64_t i, int group, int k) const
+// giving term k of group `group` of element i < n alone, for the walk, which
+// adds one sum per block and otherwise forms the group's K / G terms to
+// keep one.
+template <class Terms, class = void>
+struct HasOneTerm : std::false_type {};
+template <class Terms>
+struct HasOneTerm<Terms, std::void_t<decltype(Terms::kOneTerm)>>
+    : std::bool_constant<Terms::kOneTerm> {};
+
 // Advice only, so any order will do: thread l takes elements l, l + 256,
 // ... of the chunk, so that each load is coalesced (runs of 4 consecutive
 // elements per thread were slower in the backend, when this pass also
@@ -456,12 +468,15 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   __shared__ Increment window_suffix[kWalkWindow];
   __shared__ uint32_t window_end[kWalkWindow];
   __shared__ Term x[kSumChunkTerms];
+  // Terms as bit patterns: the step codes of a chunk's rest (AddRestCoded).
+  __shared__ uint64_t code[Arith::kCodedRest ? kSumChunkTerms : 1];
   __shared__ Increment prefix[kSumChunkLanes];
   // Written by lane 0 only, read by all after a barrier; every thread keeps
   // its own copy of the position so that no read overlaps lane 0's writes.
   __shared__ uint64_t sum_bits;
   __shared__ uint64_t next;
   __shared__ int next_lane;
+  __shared__ int next_term;  // a coded rest's
   const int k = blockIdx.x;
   const int lane = threadIdx.x;
   const uint64_t off = k * chunks;
@@ -492,12 +507,20 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     if (pos >= stop) continue;
     // Chunk pos, in rounds. The lane's terms go to shared memory as they
     // come (a run's loop is not unrolled), then into registers.
-    RunTerms<kSumLaneTerms, KG, G>(terms, n, pos * kSumChunkTerms + lane * kSumLaneTerms, k / KG,
-                                   [&](int j, const Term (&t)[KG]) {
-                                     Term v = t[0];
-                                     for (int kk = 1; kk < KG; ++kk) v = kk == k % KG ? t[kk] : v;
-                                     x[lane * kSumLaneTerms + j] = v;
-                                   });
+    const uint64_t lane_first = pos * kSumChunkTerms + lane * kSumLaneTerms;
+    if constexpr (HasOneTerm<Terms>::value) {
+      for (int j = 0; j < kSumLaneTerms; ++j) {
+        const uint64_t i = lane_first + j;
+        x[lane * kSumLaneTerms + j] = i < n ? terms.One(i, k / KG, k % KG) : Term{};
+      }
+    } else {
+      RunTerms<kSumLaneTerms, KG, G>(terms, n, lane_first, k / KG,
+                                     [&](int j, const Term (&t)[KG]) {
+                                       Term v = t[0];
+                                       for (int kk = 1; kk < KG; ++kk) v = kk == k % KG ? t[kk] : v;
+                                       x[lane * kSumLaneTerms + j] = v;
+                                     });
+    }
     Term mine[kSumLaneTerms];
 #pragma unroll
     for (int j = 0; j < kSumLaneTerms; ++j) mine[j] = x[lane * kSumLaneTerms + j];
@@ -509,8 +532,36 @@ __global__ void __launch_bounds__(kSumChunkLanes)
       const uint64_t s = sum_bits;
       const int key = Rule::Key(s);
       if (key == kPlanTermByTerm || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
-        __syncthreads();  // everyone has read sum_bits
-        if (lane == 0) sum_bits = Arith::AddRest(s, x, nterms, from * kSumLaneTerms, finite);
+        if constexpr (Arith::kCodedRest) {
+          // The lanes form their terms' step codes under the sum's binade,
+          // lane 0 adds them (AddRestByCodes is the host's form), again
+          // wherever the sum moves into another binade with terms left.
+          uint64_t rest_sum = s;
+          int first = from * kSumLaneTerms;
+          for (;;) {
+            const int code_key = BinadeKey(rest_sum);
+            if (code_key >= 1) {
+#pragma unroll
+              for (int j = 0; j < kSumLaneTerms; ++j) {
+                const int i = lane * kSumLaneTerms + j;
+                if (i >= first) code[i] = TermStepCode(mine[j], code_key);
+              }
+            }
+            __syncthreads();  // codes formed; everyone has read sum_bits
+            if (lane == 0) {
+              int f = first;
+              sum_bits = AddRestCoded(rest_sum, x, code, code_key, nterms, &f);
+              next_term = f;
+            }
+            __syncthreads();
+            first = next_term;
+            if (first >= nterms) break;
+            rest_sum = sum_bits;
+          }
+        } else {
+          __syncthreads();  // everyone has read sum_bits
+          if (lane == 0) sum_bits = Arith::AddRest(s, x, nterms, from * kSumLaneTerms, finite);
+        }
         break;
       }
       // The lanes composed from `from` on: by a plain sum where the rule

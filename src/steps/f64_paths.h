@@ -5,7 +5,7 @@
 // IntegerF64, the same bits from the integer soft double (soft_terms.h) for
 // GPUs whose f64 units run at a small fraction of their f32 rate. A path
 // gives a pixel's prepared values (the f32 SSIM ratio and the edge term's
-// bits, which the vertical pass stores), the six finished terms, the
+// bits, which the vertical pass stores), the six finished terms (or one), the
 // approximate terms the ordered sum's advice is made of, and SSIM's term;
 // its Term is what the ordered sum adds: doubles, or their bit patterns
 // (ordered_sum.h, TermsAsDoubles; ordered_sum_bits.h, TermsAsBits). Every
@@ -42,6 +42,14 @@ struct NativeF64 {
     const PixelTerms f = FinishTerms({p.ratio, SumDouble(p.edge)});
     for (int k = 0; k < kPixelTerms; ++k) t[k] = f.t[k];
   }
+  // Term k alone (the walk's): all six in f64 cost little; picked by
+  // selects, so that the terms stay in registers.
+  S2C_HD static double FinishOne(PreparedBits p, int k) {
+    const PixelTerms f = FinishTerms({p.ratio, SumDouble(p.edge)});
+    double v = f.t[0];
+    for (int i = 1; i < kPixelTerms; ++i) v = i == k ? f.t[i] : v;
+    return v;
+  }
   // The advice is the finished terms themselves.
   S2C_HD static void PixelAdvice(PreparedBits p, double (&a)[kPixelTerms]) { Finish(p, a); }
   S2C_HD static double Ssim(const SsimMoments& m, int64_t samplemax) {
@@ -60,6 +68,8 @@ struct IntegerF64 {
     const SoftPixelTerms f = SoftFinishTerms(p);
     for (int k = 0; k < kPixelTerms; ++k) t[k] = f.t[k];
   }
+  // Term k alone, without the soft operations of the other five.
+  S2C_HD static uint64_t FinishOne(PreparedBits p, int k) { return SoftFinishTerm(p, k); }
   // The terms approximated in f32, scaled by 2^kFloatAdviceExp (2^16 on
   // each factor of a fourth power): no soft double is needed for advice.
   S2C_HD static void PixelAdvice(PreparedBits p, float (&a)[kPixelTerms]) {

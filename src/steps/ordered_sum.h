@@ -452,6 +452,9 @@ struct TermsAsDoubles {
   using Term = double;
   using Advice = double;  // the plan's approximate sums
   static constexpr bool kFastRule = true;
+  // The rest of a chunk is one thread's plain adds (AddRest), not step
+  // codes (ordered_sum_bits.h, AddRestCoded).
+  static constexpr bool kCodedRest = false;
   S2C_HD static Advice AdviceOf(double x) { return x; }
   S2C_HD static bool Finite(const double* x, int n) { return TermsFinite(x, n); }
   S2C_HD static uint64_t AddLane(uint64_t s, const double* x, int nterms, int lane) {

@@ -44,6 +44,101 @@ S2C_HD uint64_t AddRestBits(uint64_t s, const uint64_t* x, int nterms, int first
   return s;
 }
 
+// ---- The rest of a chunk by step codes ------------------------------------------------
+//
+// The walk's rest of a chunk is a chain through the sum, one term after the
+// other, and LoopAddBits puts the whole one-term rule (some fifty integer
+// operations, with branches) on that chain. Yet each term's increment under
+// the sum's binade depends on the term alone: the walk's block forms them
+// all at once as step codes, and the one thread that adds them is left a
+// few operations a term (docs/ordered-sum.md, "Without f64 arithmetic").
+
+// A term's step code under binade key: the smaller of its two increments
+// (TermIncrementBits), times two, plus one where they differ, a tie: q and
+// q + 1, of which the one that leaves the sum's integer even applies.
+S2C_HD uint64_t TermStepCode(uint64_t x, int key) {
+  const SumIncrement r = TermIncrementBits(x, key);
+  return ((r.even < r.odd ? r.even : r.odd) << 1) | (r.even != r.odd);
+}
+
+// The increment a step code gives the sum whose integer in its binade is m.
+S2C_HD uint64_t CodeStep(uint64_t code, uint64_t m) {
+  const uint64_t q = code >> 1;
+  return q + (code & (m ^ q) & 1);  // mutation-point: codestep
+}
+
+// A run's increment by step codes, for rules whose increments compose by
+// plain totals (NonNegativeTerms, ClampedTerms; the walk's lanes): where no
+// term of the run is a tie, the total of its terms' increments with one
+// saturation at the end (PlainTotal: such increments compose so,
+// SameFromEitherParity), one add a term instead of Then; the f64 fast
+// rule's counterpart on bits. Where a term is a tie, the terms' increments
+// composed in order. At most 2^10 terms (each increment is at most
+// kSumUnfit).
+S2C_HD SumIncrement RunIncrementBits(const uint64_t* x, int n, int plan) {
+  uint64_t total = 0, tie = 0;  // tie: bit 0 set where a term was a tie
+  for (int j = 0; j < n; ++j) {
+    const uint64_t code = TermStepCode(x[j], plan);
+    total += code >> 1;
+    tie |= code;
+  }
+  if (!(tie & 1)) return PlainTotal(total);  // mutation-point: plainbits
+  SumIncrement r = kSumNothing;
+  for (int j = 0; j < n; ++j) r = Then(r, TermIncrementBits(x[j], plan));
+  return r;
+}
+
+// A rest recomputes its codes once the sum has moved into another binade
+// with at least this many terms left; fewer go through LoopAddBits.
+constexpr int kSumRecodeTerms = 8;
+
+// AddRestBits from term *first on, given code[i] = TermStepCode(x[i], key)
+// for every i >= *first (key 1..2046, else no code is read): the code's step
+// while the sum stays in binade key and the step keeps it there, which is
+// LoopAddBits' increment; LoopAddBits elsewhere. Stops after a term that
+// takes the sum into another binade with kSumRecodeTerms terms or more
+// left, so that the codes are formed again; *first is where to go on from
+// (nterms once done).
+S2C_HD uint64_t AddRestCoded(uint64_t s, const uint64_t* x, const uint64_t* code, int key,
+                             int nterms, int* first) {
+  const uint64_t base = static_cast<uint64_t>(key - 1) << 52;
+  bool in_key = key >= 1 && BinadeKey(s) == key;
+  for (int i = *first; i < nterms; ++i) {
+    if (in_key) {
+      const uint64_t m = s - base;
+      const uint64_t step = CodeStep(code[i], m);
+      if (m + step <= kSumMaxStep) {  // mutation-point: codebound
+        s += step;
+        continue;
+      }
+    }
+    s = LoopAddBits(s, x[i]);
+    const int now = BinadeKey(s);
+    in_key = key >= 1 && now == key;
+    if (!in_key && now != kPlanTermByTerm && nterms - i - 1 >= kSumRecodeTerms) {
+      *first = i + 1;
+      return s;
+    }
+  }
+  *first = nterms;
+  return s;
+}
+
+// The rest as the walk's block forms it, for the host tests: codes under
+// the sum's binade for the terms left, AddRestCoded, again until done.
+// code has room for nterms codes.
+S2C_HD uint64_t AddRestByCodes(uint64_t s, const uint64_t* x, uint64_t* code, int nterms,
+                               int first) {
+  while (first < nterms) {
+    const int key = BinadeKey(s);
+    if (key >= 1) {
+      for (int i = first; i < nterms; ++i) code[i] = TermStepCode(x[i], key);
+    }
+    s = AddRestCoded(s, x, code, key, nterms, &first);
+  }
+  return s;
+}
+
 // The advice of a term (bits b) as a float: the value times 2^scale_exp
 // (kFloatAdviceExp for the ordered sum), its significand cut to the float's
 // 24 bits, zero below the float's normal range and infinite above it. Only
@@ -78,6 +173,9 @@ struct TermsAsBits {
   using Term = uint64_t;
   using Advice = float;  // the value times 2^kFloatAdviceExp
   static constexpr bool kFastRule = false;
+  // The walk adds a chunk's rest by step codes (AddRestCoded); AddRest is
+  // the one-thread form.
+  static constexpr bool kCodedRest = true;
   S2C_HD static Advice AdviceOf(uint64_t x) { return FloatAdviceOfBits(x, kFloatAdviceExp); }
   // AddRestBits is the loop's add whatever the terms: nothing to vote on.
   S2C_HD static bool Finite(const uint64_t*, int) { return true; }
@@ -93,9 +191,13 @@ struct TermsAsBits {
   }
   template <class Rule>
   S2C_HD static typename Rule::Increment Lane(const uint64_t* x, int plan) {
-    typename Rule::Increment r = Rule::kNothing;
-    for (int j = 0; j < kSumLaneTerms; ++j) r = Rule::Compose(r, Rule::TermBits(x[j], plan));
-    return r;
+    if constexpr (Rule::kPlainTotals) {
+      return RunIncrementBits(x, kSumLaneTerms, plan);
+    } else {
+      typename Rule::Increment r = Rule::kNothing;
+      for (int j = 0; j < kSumLaneTerms; ++j) r = Rule::Compose(r, Rule::TermBits(x[j], plan));
+      return r;
+    }
   }
 };
 

@@ -5,7 +5,9 @@
 // subnormals, overflow to infinity, and NaNs as x86-64 SSE2 gives them (a
 // NaN operand comes out quieted, the first operand's first; an invalid
 // operation gives the default NaN 0xFFF8000000000000). Nothing here computes
-// in double or float: floats are decoded and encoded from their bits only.
+// in double; floats are decoded and encoded from their bits, and the one f32
+// operation, the seed of a division's reciprocal, only speeds the division
+// up: its result is exact whatever the seed.
 //
 // A value is unpacked: a sign, and for a finite nonzero value a significand
 // in [2^52, 2^53) and the exponent of its last bit (value = sig * 2^exp), so
@@ -247,6 +249,75 @@ S2C_HD SoftDouble SoftMul(SoftDouble a, SoftDouble b) {
   return SoftRound(neg, m, a.exp + b.exp + 42);
 }
 
+// ---- Division ----------------------------------------------------------------------
+//
+// The quotient of two significands, q = floor(a * 2^62 / b) with a and b in
+// [2^52, 2^53), from a reciprocal of d = b * 2^11 in [2^63, 2^64) rather than
+// a bit at a time: an f32 reciprocal of d's top 24 bits, two integer Newton
+// steps, one product for q, then the exact remainder corrects it
+// (docs/soft-double.md, "Division", derives the bounds below). The
+// reciprocal stays below 2^127 / d throughout, so every step is unsigned.
+
+// The seed: at most 2^127 / d, at least 2^127 / d * (1 - 2^-20.6). d's top
+// 24 bits convert to float exactly; 1 / top is rounded to nearest (the
+// device's __frcp_rn, the host's IEEE division: the same float); r * 2^63 is
+// an integer below 2^40 and converts exactly. top <= d / 2^40 makes 1 / top
+// up to 2^-23 too large, the rounding up to 2^-24 more: taking 2^-21 off
+// brings the seed below 2^127 / d. (t * 2^24 may be 2^64, for d = 2^63: the
+// difference wraps back below it.)
+S2C_HD uint64_t SoftReciprocalSeed(uint64_t d) {
+  const float top = static_cast<float>(static_cast<uint32_t>(d >> 40));
+#if defined(__CUDA_ARCH__)
+  const float r = __frcp_rn(top);
+#else
+  const float r = 1.0f / top;
+#endif
+  const uint64_t t = static_cast<uint64_t>(r * 0x1p63f);
+  return (t << 24) - (t << 3);  // t * 2^24 * (1 - 2^-21)  // mutation-point: divseed
+}
+
+// One Newton step y + y * (2^127 - y d) / 2^127, each part rounded down:
+// from y <= 2^127 / d with relative error e it gives at most 2^127 / d again
+// (the exact step stays below, and the floors only lower it), with relative
+// error about e^2, less at most 3 units.
+S2C_HD uint64_t SoftReciprocalStep(uint64_t y, uint64_t d) {
+  uint64_t hi, lo;
+  SoftMulWide(y, d, &hi, &lo);
+  const uint64_t e = (uint64_t{1} << 63) - hi - (lo != 0);  // floor((2^127 - y d) / 2^64)
+  SoftMulWide(y, e, &hi, &lo);
+  return y + ((hi << 1) | (lo >> 63));  // y + floor(y e / 2^63)
+}
+
+// An estimate of floor(a * 2^62 / b), never above it and at most 3 below:
+// the reciprocal after two steps is within 4 units of 2^127 / d, and a * 2^10
+// < 2^63 scales that to less than 2 units of the quotient, plus one for the
+// product's floor.
+S2C_HD uint64_t SoftQuotientEstimate(uint64_t a, uint64_t b) {
+  const uint64_t d = b << 11;
+  uint64_t y = SoftReciprocalSeed(d);
+  y = SoftReciprocalStep(y, d);
+  y = SoftReciprocalStep(y, d);  // mutation-point: divnewton
+  uint64_t hi, lo;
+  SoftMulWide(a << 10, y, &hi, &lo);
+  return hi;  // floor(a * 2^10 * y / 2^64), about a * 2^73 / d
+}
+
+// floor(a * 2^62 / b) for a, b in [2^52, 2^53), in (2^61, 2^63), and the
+// remainder. The estimate is at most a few units low, so the remainder a *
+// 2^62 - q * b is below 2^64 and exact in 64-bit arithmetic (the products'
+// high words cancel), and stepping q up while the remainder is b or more
+// makes both exact.
+S2C_HD uint64_t SoftQuotient(uint64_t a, uint64_t b, uint64_t* remainder) {
+  uint64_t q = SoftQuotientEstimate(a, b);
+  uint64_t r = (a << 62) - q * b;
+  while (r >= b) {  // mutation-point: divcorrect
+    r -= b;
+    ++q;
+  }
+  *remainder = r;
+  return q;
+}
+
 S2C_HD SoftDouble SoftDiv(SoftDouble a, SoftDouble b) {
   SoftDouble nan;
   if (SoftEitherNan(a, b, &nan)) return nan;
@@ -255,17 +326,9 @@ S2C_HD SoftDouble SoftDiv(SoftDouble a, SoftDouble b) {
   if (SoftIsInf(b)) return SoftZero(neg);
   if (b.sig == 0) return a.sig == 0 ? SoftDefaultNan() : SoftInf(neg);
   if (a.sig == 0) return SoftZero(neg);
-  // Long division, one bit a step: q = floor(a.sig * 2^62 / b.sig), in
-  // (2^61, 2^63), and the remainder's sign of life as the sticky bit.
-  uint64_t r = a.sig, q = 0;
-  for (int i = 0; i < 63; ++i) {
-    q <<= 1;
-    if (r >= b.sig) {
-      r -= b.sig;
-      q |= 1;
-    }
-    r <<= 1;
-  }
+  // The quotient, and the remainder's sign of life as the sticky bit.
+  uint64_t r;
+  const uint64_t q = SoftQuotient(a.sig, b.sig, &r);
   return SoftRound(neg, q | (r != 0), a.exp - b.exp - 62);  // mutation-point: jamdiv
 }
 
@@ -276,6 +339,30 @@ S2C_HD SoftDouble operator-(SoftDouble a, SoftDouble b) { return SoftSub(a, b); 
 S2C_HD SoftDouble operator*(SoftDouble a, SoftDouble b) { return SoftMul(a, b); }
 S2C_HD SoftDouble operator/(SoftDouble a, SoftDouble b) { return SoftDiv(a, b); }
 S2C_HD SoftDouble operator-(SoftDouble x) { return SoftNeg(x); }
+
+// x * x. Where the square is normal and finite (x = sig * 2^e with e in
+// [-563, 458]; subnormal inputs are held with e below -1074) the product
+// rounds without SoftRound's general cases: sig * 2^11 squared lies in
+// [2^126, 2^128), its top 53 bits are rounded on the 11 or 10 bits below
+// them, with the low word as the sticky bit; elsewhere, SoftMul. The
+// fourth powers of the terms take it (soft_terms.h, SoftQuartic).
+S2C_HD SoftDouble SoftSquare(SoftDouble x) {
+  if (SoftIsSpecial(x) || x.sig == 0 || x.exp < -563 || x.exp > 458) return x * x;
+  const uint64_t a = x.sig << 11;
+  uint64_t hi, lo;
+  SoftMulWide(a, a, &hi, &lo);
+  const int drop = static_cast<int>(hi >> 63) + 10;  // 11 where the top bit is 127, else 10
+  uint64_t q = hi >> drop;
+  const uint64_t rest = hi & ((uint64_t{1} << drop) - 1);
+  const uint64_t half = uint64_t{1} << (drop - 1);
+  q += rest > half || (rest == half && (lo != 0 || (q & 1)));  // mutation-point: square
+  int exp = 2 * x.exp + 42 + drop;  // hi * 2^64 * 2^(2e - 22), its last kept bit
+  if (q >> 53) {  // carried to 2^53
+    q >>= 1;
+    ++exp;
+  }
+  return {q, exp, 0};
+}
 
 }  // namespace s2c
 

@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "steps/hd.h"
 #include "steps/pixel_steps.h"
@@ -45,16 +46,77 @@ S2C_HD float SoftSsimRatio(float mu1, float mu2, float s11, float s22, float s12
   return o.Ratio(SoftSsimNumM(o.diff2));
 }
 
+// 1.0 + (double)x for the float x whose bits are b, where the sum is exact
+// in 53 bits and formed as an integer: x = +-0, or |x| = f * 2^k in
+// [2^-29, 2^53) with f its 24-bit significand. There x's last place is at
+// least 2^-52 and the sum below 2^53 units of the finer of the two grids:
+// 2^-k +- f units of 2^k where k < 0, f * 2^k +- 1 whole units where k >= 0.
+// Returns false elsewhere (tiny, huge, subnormal, inf, NaN).
+S2C_HD bool SoftOnePlusExact(uint32_t b, SoftDouble* sum) {
+  if ((b << 1) == 0) {
+    *sum = SoftFromBits(kSoftOneBits);
+    return true;
+  }
+  const int biased = static_cast<int>((b >> 23) & 0xFF);
+  if (biased < 98 || biased > 179) return false;  // mutation-point: oneplus
+  const uint64_t f = (b & 0x7FFFFFu) | 0x800000u;
+  const int k = biased - 150;
+  const uint64_t unit = k < 0 ? uint64_t{1} << -k : 1;  // 1.0 on the sum's grid
+  const uint64_t x = k < 0 ? f : f << k;
+  uint64_t m = unit + x;
+  uint32_t neg = 0;
+  if (b >> 31) {  // 1 - |x|
+    neg = x > unit;
+    m = neg ? x - unit : unit - x;  // mutation-point: oneminus
+  }
+  if (m == 0) {
+    *sum = SoftZero(0);  // 1 - 1 is +0.0
+    return true;
+  }
+  const int lz = SoftClz(m) - 11;  // m in [1, 2^53): move its top bit to 52
+  *sum = {m << lz, (k < 0 ? k : 0) - lz, neg};
+  return true;
+}
+
+// 1.0 + (double)a and 1.0 - (double)r: directly where exact
+// (SoftOnePlusExact), else the soft add or subtraction, whose NaN cases
+// differ (a NaN's sign is its own in either).
+S2C_HD SoftDouble SoftOnePlus(float a) {
+  uint32_t b;
+  memcpy(&b, &a, sizeof b);
+  SoftDouble sum;
+  if (SoftOnePlusExact(b, &sum)) return sum;
+  return SoftFromBits(kSoftOneBits) + SoftFromFloat(a);
+}
+S2C_HD SoftDouble SoftOneMinus(float r) {
+  uint32_t b;
+  memcpy(&b, &r, sizeof b);
+  SoftDouble difference;
+  if (SoftOnePlusExact(b ^ 0x80000000u, &difference)) return difference;
+  return SoftFromBits(kSoftOneBits) - SoftFromFloat(r);
+}
+
+// q - 1.0. For q in [0.5, 2) the difference is exact (Sterbenz), an integer
+// on q's grid: q.sig - 2^52 units of 2^-52 for q in [1, 2) (+0.0 for q = 1,
+// as IEEE rounds x - x), 2^53 - q.sig units of 2^-53 below zero for q in
+// [0.5, 1). Other values take the soft subtraction.
+S2C_HD SoftDouble SoftMinusOne(SoftDouble q) {
+  if (q.neg || (q.exp != -52 && q.exp != -53)) return q - SoftFromBits(kSoftOneBits);
+  const bool below_one = q.exp == -53;
+  const uint64_t d = below_one ? (uint64_t{1} << 53) - q.sig : q.sig - kSoftHidden;
+  if (d == 0) return SoftZero(0);
+  const int lz = SoftClz(d) - 11;
+  return {d << lz, q.exp - lz, below_one ? 1u : 0u};  // mutation-point: minusone
+}
+
 S2C_HD uint64_t SoftEdgeTerm(float img1, float mu1, float img2, float mu2) {
   const float a2 = fabsf(img2 - mu2);
   const float a1 = fabsf(img1 - mu1);
-  const SoftDouble one = SoftFromBits(kSoftOneBits);
-  return SoftToBits((one + SoftFromFloat(a2)) / (one + SoftFromFloat(a1)) - one);  // mutation-point: edge
+  return SoftToBits(SoftMinusOne(SoftOnePlus(a2) / SoftOnePlus(a1)));  // mutation-point: edge
 }
 
 S2C_HD SoftDouble SoftQuartic(SoftDouble x) {
-  const SoftDouble x2 = x * x;
-  return x2 * x2;  // mutation-point: quartic
+  return SoftSquare(SoftSquare(x));  // mutation-point: quartic
 }
 
 // PreparedTerms and PixelTerms with the doubles as their bit patterns.
@@ -74,21 +136,35 @@ struct SoftPixelTerms {
 // -0.0 through), the artifact and the detail lost, each also to the fourth
 // power. A term of 2^256 or more has a fourth power above the largest double,
 // which is +inf here as there.
-S2C_HD SoftPixelTerms SoftFinishTerms(SoftPreparedTerms prepared) {
+//
+// The clamped value of term pair `pair` (0: 1 - ratio, 1: the artifact, 2:
+// the detail lost), of which terms 2 * pair and 2 * pair + 1 are the value
+// and its fourth power.
+S2C_HD SoftDouble SoftTermBase(SoftPreparedTerms prepared, int pair) {
   const SoftDouble zero = SoftZero(0);
-  const SoftDouble ssim = SoftFromBits(kSoftOneBits) - SoftFromFloat(prepared.ratio);
-  const SoftDouble d = SoftBelowZero(ssim) ? zero : ssim;
+  if (pair == 0) {
+    const SoftDouble ssim = SoftOneMinus(prepared.ratio);
+    return SoftBelowZero(ssim) ? zero : ssim;
+  }
   const SoftDouble e = SoftFromBits(prepared.edge);
-  const SoftDouble artifact = SoftBelowZero(e) ? zero : e;
-  const SoftDouble detail = SoftBelowZero(-e) ? zero : -e;  // mutation-point: softclamp
+  if (pair == 1) return SoftBelowZero(e) ? zero : e;
+  return SoftBelowZero(-e) ? zero : -e;  // mutation-point: softclamp
+}
+
+S2C_HD SoftPixelTerms SoftFinishTerms(SoftPreparedTerms prepared) {
   SoftPixelTerms p;
-  p.t[0] = SoftToBits(d);
-  p.t[1] = SoftToBits(SoftQuartic(d));
-  p.t[2] = SoftToBits(artifact);
-  p.t[3] = SoftToBits(SoftQuartic(artifact));
-  p.t[4] = SoftToBits(detail);
-  p.t[5] = SoftToBits(SoftQuartic(detail));
+  for (int pair = 0; pair < 3; ++pair) {
+    const SoftDouble base = SoftTermBase(prepared, pair);
+    p.t[2 * pair] = SoftToBits(base);
+    p.t[2 * pair + 1] = SoftToBits(SoftQuartic(base));
+  }
   return p;
+}
+
+// Term k of SoftFinishTerms alone (the walk needs one term of a pixel).
+S2C_HD uint64_t SoftFinishTerm(SoftPreparedTerms prepared, int k) {
+  const SoftDouble base = SoftTermBase(prepared, k / 2);
+  return SoftToBits(k % 2 ? SoftQuartic(base) : base);
 }
 
 S2C_HD SoftPixelTerms SoftMapTerms(float img1, float mu1, float img2, float mu2, float s11,

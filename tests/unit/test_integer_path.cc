@@ -33,8 +33,8 @@
 namespace s2c {
 namespace {
 
-using test::FromBits;
-using test::ToBits;
+using test::Double;
+using test::Bits;
 
 // Copies of the planes the reference hands out, by (stage, scale, image,
 // channel).
@@ -157,7 +157,7 @@ void CheckScale(const KeepPlanes& k, int scale, const char* what, Counts* counts
         IntegerF64::Finish(integer, b);
         IntegerF64::PixelAdvice(integer, a);
         for (int i = 0; i < kPixelTerms; ++i) {
-          S2C_CHECK_SAME(FromBits(b[i]), t[i], "%s scale %d channel %d (%d, %d): term %d", what,
+          S2C_CHECK_SAME(Double(b[i]), t[i], "%s scale %d channel %d (%d, %d): term %d", what,
                          scale, c, x, y, i);
           loop[i] += t[i];
           rest[i] = LoopAddBits(rest[i], b[i]);
@@ -168,9 +168,9 @@ void CheckScale(const KeepPlanes& k, int scale, const char* what, Counts* counts
       }
     }
     for (int i = 0; i < kPixelTerms; ++i) {
-      S2C_CHECK_SAME(FromBits(rest[i]), loop[i], "%s scale %d channel %d: sum %d term by term",
+      S2C_CHECK_SAME(Double(rest[i]), loop[i], "%s scale %d channel %d: sum %d term by term",
                      what, scale, c, i);
-      S2C_CHECK_SAME(FromBits(ChunkedSum(bits[i], FloatPlans(advice[i]), counts)), loop[i],
+      S2C_CHECK_SAME(Double(ChunkedSum(bits[i], FloatPlans(advice[i]), counts)), loop[i],
                      "%s scale %d channel %d: sum %d by chunks", what, scale, c, i);
       counts->sums += 2;
     }

@@ -7,6 +7,8 @@
 // "slow" suite runs 10^8 and every float). The mutation test (mutations.sh,
 // soft_double.mutants) checks that faults injected into the header make this
 // test or test_soft_terms fail.
+#include <algorithm>
+
 #include "soft_double_check.h"
 #include "soft_double_draws.h"
 #include "steps/soft_double.h"
@@ -30,7 +32,8 @@ void CheckOps(double a, double b) {
   } ops[] = {{"add", SoftToBits(sa + sb), Bits(test::HwAdd(a, b))},
              {"sub", SoftToBits(sa - sb), Bits(test::HwSub(a, b))},
              {"mul", SoftToBits(sa * sb), Bits(test::HwMul(a, b))},
-             {"div", SoftToBits(sa / sb), Bits(test::HwDiv(a, b))}};
+             {"div", SoftToBits(sa / sb), Bits(test::HwDiv(a, b))},
+             {"square", SoftToBits(SoftSquare(sa)), Bits(test::HwMul(a, a))}};
   for (const auto& op : ops) {
     S2C_CHECK_SAME(op.got, op.want, "%s: a=0x%016" PRIx64 " (%a) b=0x%016" PRIx64 " (%a)", op.name,
                    Bits(a), a, Bits(b), b);
@@ -61,6 +64,15 @@ void TestOperations(uint64_t draws) {
     };
     test::ParallelDraws(1000 + kind, draws / test::kPairKinds, block);
   }
+  // Squares at the ends of SoftSquare's direct range (significand exponents
+  // -563 and 458) and past them, with the extreme significands.
+  for (int e : {-1100, -565, -564, -563, -562, 457, 458, 459, 460}) {
+    for (uint64_t sig : {kSoftHidden, kSoftHidden + 1, 2 * kSoftHidden - 1, uint64_t{0x16A09E667F3BCD}}) {
+      const double x = std::ldexp(static_cast<double>(sig), e);
+      CheckOps(x, x);
+      CheckOps(-x, -x);
+    }
+  }
   // Every special value against every other one.
   for (uint64_t x : test::kSpecialDoubles) {
     for (uint64_t y : test::kSpecialDoubles) CheckOps(Double(x), Double(y));
@@ -74,6 +86,62 @@ void TestOperations(uint64_t draws) {
   // nudged off, and half of the products have 55 bits).
   S2C_CHECK(add_ties + sub_ties >= per_kind / 2, "the add-ties draws give ties");
   S2C_CHECK(mul_ties >= per_kind / 8, "the mul-ties draws give ties");
+}
+
+// ---- The division's quotient ------------------------------------------------------
+
+// SoftDiv's quotient against the 128-bit division: the estimate never above
+// floor(a * 2^62 / b) and at most 3 below it (docs/soft-double.md,
+// "Division"), the corrected quotient and its remainder exact, on random significands, significands near the ends of
+// [2^52, 2^53) and near each other, and every power of two's neighbours.
+// Prints how far below the estimates fell, so that the correction's cost
+// is seen.
+void TestQuotientEstimate(uint64_t draws) {
+  constexpr int kBound = 3;
+  std::atomic<uint64_t> below[kBound + 2] = {};
+  auto check = [&](uint64_t a, uint64_t b) {
+    const unsigned __int128 n = static_cast<unsigned __int128>(a) << 62;
+    const uint64_t want = static_cast<uint64_t>(n / b), want_rem = static_cast<uint64_t>(n % b);
+    uint64_t rem;
+    const uint64_t q = SoftQuotient(a, b, &rem);
+    S2C_CHECK(q == want && rem == want_rem,
+              "quotient: got 0x%016" PRIx64 " rem 0x%016" PRIx64 ", want 0x%016" PRIx64
+              " rem 0x%016" PRIx64 "; a=0x%014" PRIx64 " b=0x%014" PRIx64,
+              q, rem, want, want_rem, a, b);
+    const uint64_t got = SoftQuotientEstimate(a, b);
+    const uint64_t gap = want - got;  // wraps past the bound where got > want
+    ++below[gap <= kBound ? gap : kBound + 1];
+    S2C_CHECK(gap <= kBound,
+              "quotient estimate: got 0x%016" PRIx64 ", want 0x%016" PRIx64 "; a=0x%014" PRIx64
+              " b=0x%014" PRIx64,
+              got, want, a, b);
+  };
+  const uint64_t lo = kSoftHidden, hi = 2 * kSoftHidden - 1;
+  test::ParallelDraws(6000, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint64_t a = lo | (rng() & kSoftFraction);
+      uint64_t b = lo | (rng() & kSoftFraction);
+      if (i % 4 == 1) b = a;
+      if (i % 4 == 2) b = std::min(hi, std::max(lo, a + (rng() % 64) - 32));
+      check(a, b);
+    }
+  });
+  for (uint64_t a : {lo, lo + 1, lo + 2, hi - 1, hi}) {
+    for (uint64_t b : {lo, lo + 1, lo + 2, hi - 1, hi}) check(a, b);
+  }
+  for (int k = 0; k < 53; ++k) {
+    for (uint64_t b : {lo | (uint64_t{1} << k), (lo | (uint64_t{1} << k)) - 1,
+                       hi - (uint64_t{1} << k) + 1}) {
+      if (b >= lo && b <= hi) {
+        check(lo, b);
+        check(hi, b);
+        check(b, b);
+      }
+    }
+  }
+  std::printf("quotient estimate: %" PRIu64 " pairs, below by 0, 1, 2, 3: %" PRIu64 " %" PRIu64
+              " %" PRIu64 " %" PRIu64 "\n",
+              draws, below[0].load(), below[1].load(), below[2].load(), below[3].load());
 }
 
 // ---- Conversions and sign operations --------------------------------------------
@@ -154,6 +222,7 @@ int main() {
   const uint64_t draws = s2c::test::DrawsFromEnv(8000000);
   const bool slow = draws >= 100000000;
   s2c::TestOperations(draws);
+  s2c::TestQuotientEstimate(draws / 8);
   s2c::TestFromFloat(draws / 8, slow);
   s2c::TestFromInt64(draws / 8);
   s2c::TestSignAndBits(draws / 8);

@@ -221,6 +221,62 @@ void TestNumM(uint64_t draws, bool all_floats) {
               all_floats ? "every float" : "random floats, and next to 0 and 1");
 }
 
+// The direct steps of EdgeTerm and FinishTerms: SoftOnePlus against 1.0 +
+// (double)a and SoftOneMinus against 1.0 - (double)r (both signs) for every
+// float exponent (the direct range and both sides of it) with significands
+// at its ends and random ones;
+// SoftMinusOne against q - 1.0 for q from 2^-3 to 2^3, the ends of [0.5, 2)
+// and random doubles.
+void TestEdgeSteps(uint64_t draws) {
+  auto check_plus = [](uint32_t b) {
+    const float a = test::Float(b & 0x7FFFFFFFu);  // fabsf's results
+    const uint64_t got = SoftToBits(SoftOnePlus(a));
+    const uint64_t want = Bits(test::HwAdd(1.0, test::HwFromFloat(a)));
+    S2C_CHECK(got == want,
+              "1.0 + a: got 0x%016" PRIx64 ", want 0x%016" PRIx64 "; a=%a", got, want,
+              a);
+  };
+  auto check_one_minus = [](uint32_t b) {
+    const float r = test::Float(b);
+    const uint64_t got = SoftToBits(SoftOneMinus(r));
+    const uint64_t want = Bits(test::HwSub(1.0, test::HwFromFloat(r)));
+    S2C_CHECK(got == want,
+              "1.0 - r: got 0x%016" PRIx64 ", want 0x%016" PRIx64 "; r=%a", got, want,
+              r);
+  };
+  auto check_minus = [](double q) {
+    const uint64_t got = SoftToBits(SoftMinusOne(SoftFromBits(Bits(q))));
+    const uint64_t want = Bits(test::HwSub(q, 1.0));
+    S2C_CHECK(got == want,
+              "q - 1.0: got 0x%016" PRIx64 ", want 0x%016" PRIx64 "; q=%a", got, want,
+              q);
+  };
+  test::ParallelDraws(60, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t count) {
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint32_t b = static_cast<uint32_t>(rng());
+      check_plus(b);
+      check_one_minus(b);
+      check_one_minus(b | 0x80000000u);
+      check_minus(std::ldexp(1.0 + static_cast<double>(rng() >> 12) / 4503599627370496.0,
+                             static_cast<int>(rng() % 7) - 3));
+      check_minus(test::Double(rng()));
+    }
+  });
+  for (uint32_t e = 0; e < 256; ++e) {
+    for (uint32_t f : {0u, 1u, 0x400000u, 0x7FFFFEu, 0x7FFFFFu}) {
+      check_plus((e << 23) | f);
+      check_one_minus((e << 23) | f);
+      check_one_minus(0x80000000u | (e << 23) | f);
+    }
+  }
+  for (double q : {0.5, 1.0, 2.0, 0x1.fffffffffffffp-1, 0x1.fffffffffffffp+0, 0x1.0000000000001p+0,
+                   0x1.0000000000001p-1, 0x1.fffffffffffffp-2, 0.0, -0.5}) {
+    check_minus(q);
+  }
+  std::printf("1.0 + a, 1.0 - r and q - 1.0: %" PRIu64
+              " random values, every float exponent, q near [0.5, 2)\n", draws);
+}
+
 // ---- From any prepared pair ----------------------------------------------------------
 
 // FinishTerms on the prepared pairs the sums' passes read: the ratio one or a
@@ -265,6 +321,12 @@ void TestFinish(uint64_t draws) {
                   "FinishTerms term %d: got 0x%016" PRIx64 ", want 0x%016" PRIx64
                   "; ratio=%a edge=0x%016" PRIx64,
                   k, got.t[k], Bits(want.t[k]), ratio, Bits(edge));
+        // One term alone (the walk's) is the same bits as all six at once.
+        const uint64_t one = SoftFinishTerm({ratio, Bits(edge)}, k);
+        S2C_CHECK(one == got.t[k],
+                  "SoftFinishTerm term %d: got 0x%016" PRIx64 ", want 0x%016" PRIx64
+                  "; ratio=%a edge=0x%016" PRIx64,
+                  k, one, got.t[k], ratio, Bits(edge));
       }
     }
   });
@@ -394,6 +456,7 @@ void TestSsimTerm(uint64_t draws) {
 int main() {
   const uint64_t draws = s2c::test::DrawsFromEnv(4000000);
   s2c::TestNumM(draws / 4, draws >= 100000000);
+  s2c::TestEdgeSteps(draws / 4);
   s2c::TestFromPlanes(draws / 2);
   s2c::TestFinish(draws / 4);
   s2c::TestSsimTerm(draws / 4);
