@@ -65,6 +65,7 @@ void ResetSegment(ElementState* p, uint64_t segment) {
   p->frame_index = 0;
   p->alarm.Reset();
   p->window.Reset();
+  p->coverage.Reset();
   p->warned_dist_ended = false;
 }
 
