@@ -174,6 +174,10 @@ inline GstAggregator* Agg(GstSsimulacra2Cmp* self) { return GST_AGGREGATOR(self)
 // Takes the aggregator's source lock: never from get_next_time.
 bool IsLive(GstSsimulacra2Cmp* self);
 
+// The pairing tolerance in effect (PairingTolerance) at the reference's
+// negotiated framerate.
+int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live);
+
 // Posts an element message with structure s (taken).
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s);
 

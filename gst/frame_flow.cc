@@ -201,9 +201,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   const bool ref_timeout =
       timeout && (!GST_CLOCK_TIME_IS_VALID(RunningTime(ref_head)) ||
                   DeadlinePassed(self, RunningTime(ref_head)));
-  const GstVideoInfo& ref_info = p->format[kRef].info;
-  p->pairing_tolerance = PairingTolerance(s, IsLive(self), p->format[kRef].known ? ref_info.fps_n : 0,
-                                          ref_info.fps_d);
+  p->pairing_tolerance = CurrentPairingTolerance(p, s, IsLive(self));
   const PairAction action = DecidePairing(
       ref_head, dist_head, p->pairing_tolerance, ref_timeout,
       s.live_policy == LivePolicy::kPassUnscored);

@@ -55,8 +55,7 @@ void UpdateLatency(GstSsimulacra2Cmp* self) {
     latency = s2c::SaturatingLatency(latency, 0 - static_cast<uint64_t>(settings.dist_offset));
   }
   // The latency matters only live: the live tolerance.
-  const int64_t tolerance = s2c::PairingTolerance(
-      settings, true, p->format[kRef].known ? info.fps_n : 0, info.fps_d);
+  const int64_t tolerance = s2c::CurrentPairingTolerance(p, settings, true);
   latency = s2c::SaturatingLatency(latency, static_cast<uint64_t>(tolerance));
   gst_aggregator_set_latency(Agg(self), latency, latency);
 }
