@@ -191,6 +191,36 @@ GST_START_TEST(test_live_late_partner_passes_reference_unscored) {
 }
 GST_END_TEST;
 
+// References whose partner never comes, with summary-interval=200 ms: the
+// frame at 200 ms closes a window whose 5 references all left unscored at
+// their deadlines, and the coverage message and warning name late partners.
+GST_START_TEST(test_coverage_says_the_partners_are_late) {
+  std::vector<std::string> props = kHarnessProps;
+  props.push_back("summary-interval=200000000");
+  Harnesses h = s2c_test::MakeHarnesses(props);
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  for (int i = 0; i < 6; ++i) {
+    const GstClockTime pts = i * kFrame;
+    fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(i, pts)), GST_FLOW_OK);
+    CrankTo(&h, clock, pts + kDeadline, i);
+    s2c_test::PullOut(&h, 1);
+  }
+  s2c_test::Poll(&h);
+  fail_unless_equals_int(h.seen.coverage.size(), 1);
+  const s2c::CoverageMessage& m = h.seen.coverage[0];
+  fail_unless_equals_uint64(m.ref_frames, 5);
+  fail_unless_equals_uint64(m.frames_scored, 0);
+  fail_unless(m.cause == "late", "cause %s", m.cause.c_str());
+  fail_unless(m.ref_late >= 5);
+  fail_unless(!m.has_pad_offset);
+  fail_unless_equals_int(h.seen.warnings.size(), 1);
+  fail_unless(s2c_test::Contains(h.seen.warnings, "ref-late"), "%s",
+              h.seen.warnings[0].c_str());
+  gst_object_unref(clock);
+  s2c_test::Teardown(&h);
+}
+GST_END_TEST;
+
 // With live-policy=wait the same late partners are all scored: a reference
 // waits for its partner past its deadline.
 GST_START_TEST(test_live_wait_policy_scores_every_frame) {
@@ -276,6 +306,7 @@ static Suite* live_suite() {
   tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   tcase_add_test(tc, test_coverage_says_the_backend_is_overloaded);
+  tcase_add_test(tc, test_coverage_says_the_partners_are_late);
   return s;
 }
 
