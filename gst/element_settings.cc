@@ -97,6 +97,14 @@ GType DeviceFp64GetType() {
 // Most properties are read once, at start: they change in NULL or READY
 // only (the element refuses them while it runs). Those the streaming thread
 // reads for every pair take effect at the next pair in any state.
+int64_t PairingTolerance(const ElementSettings& s, bool live, int fps_n, int fps_d) {
+  if (s.pairing_tolerance_set || !live || fps_n <= 0 || fps_d <= 0) return s.pairing_tolerance;
+  const auto half_frame = static_cast<int64_t>(
+      gst_util_uint64_scale(GST_SECOND, static_cast<guint64>(fps_d),
+                            2 * static_cast<guint64>(fps_n)));
+  return half_frame > s.pairing_tolerance ? half_frame : s.pairing_tolerance;
+}
+
 void InstallElementProperties(GObjectClass* oc) {
   const auto flags = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
                                               GST_PARAM_MUTABLE_READY);
@@ -130,7 +138,9 @@ void InstallElementProperties(GObjectClass* oc) {
   g_object_class_install_property(
       oc, PROP_PAIRING_TOLERANCE,
       g_param_spec_uint64("pairing-tolerance", "Pairing tolerance",
-                          "Largest running-time difference (ns) of a scored pair",
+                          "Largest running-time difference (ns) of a scored pair. Not set: "
+                          "1 ms, and live half a frame of the reference's framerate (at "
+                          "least 1 ms), so that two independent live sources pair",
                           0, G_MAXINT64, DEFAULT_PAIRING_TOLERANCE, flags));
   g_object_class_install_property(
       oc, PROP_THRESHOLD,
@@ -205,6 +215,13 @@ void InstallElementProperties(GObjectClass* oc) {
                           "stream goes on. 0: none",
                           0, G_MAXUINT64, DEFAULT_SUMMARY_INTERVAL, flags));
   g_object_class_install_property(
+      oc, PROP_MIN_COVERAGE,
+      g_param_spec_double("min-coverage", "Minimum coverage",
+                          "Share of the reference frames that must be scored over a window "
+                          "(summary-interval, else 10 s of running time); a window below it "
+                          "gives a warning and a \"coverage\" message saying why. 0: no check",
+                          0.0, 1.0, DEFAULT_MIN_COVERAGE, live));
+  g_object_class_install_property(
       oc, PROP_CPU_THREADS,
       g_param_spec_uint("cpu-threads", "CPU threads",
                         "Threads of the CPU backend (0: one per core); the scores do not "
@@ -271,6 +288,7 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
     case PROP_DIST_OFFSET: s->dist_offset = g_value_get_int64(value); return true;
     case PROP_PAIRING_TOLERANCE:
       s->pairing_tolerance = static_cast<int64_t>(g_value_get_uint64(value));
+      s->pairing_tolerance_set = true;
       return true;
     case PROP_THRESHOLD: s->threshold = g_value_get_double(value); return true;
     case PROP_THRESHOLD_HYSTERESIS:
@@ -292,6 +310,7 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
     case PROP_LINK_TIMEOUT: s->link_timeout = g_value_get_uint64(value); return true;
     case PROP_FEED_TIMEOUT: s->feed_timeout = g_value_get_uint64(value); return true;
     case PROP_SUMMARY_INTERVAL: s->summary_interval = g_value_get_uint64(value); return true;
+    case PROP_MIN_COVERAGE: s->min_coverage = g_value_get_double(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
     case PROP_DEVICE_FP64:
       s->device_fp64 = static_cast<DeviceFp64>(g_value_get_enum(value));
@@ -342,6 +361,7 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
     case PROP_LINK_TIMEOUT: g_value_set_uint64(value, s.link_timeout); return true;
     case PROP_FEED_TIMEOUT: g_value_set_uint64(value, s.feed_timeout); return true;
     case PROP_SUMMARY_INTERVAL: g_value_set_uint64(value, s.summary_interval); return true;
+    case PROP_MIN_COVERAGE: g_value_set_double(value, s.min_coverage); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
     case PROP_DEVICE_FP64: g_value_set_enum(value, static_cast<int>(s.device_fp64)); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;

@@ -44,6 +44,7 @@ enum ElementProperty {
   PROP_LABEL,
   PROP_FEED_TIMEOUT,
   PROP_SUMMARY_INTERVAL,
+  PROP_MIN_COVERAGE,
   PROP_LAST_SCORE,  // read-only, the element answers
   PROP_STATS,       // read-only, the element answers
 };
@@ -63,6 +64,7 @@ enum ElementProperty {
 #define DEFAULT_LINK_TIMEOUT (10 * GST_SECOND)
 #define DEFAULT_FEED_TIMEOUT (2 * GST_SECOND)
 #define DEFAULT_SUMMARY_INTERVAL 0
+#define DEFAULT_MIN_COVERAGE 0.5
 #define DEFAULT_CPU_THREADS 0
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
 #define DEFAULT_DEVICE_FP64 s2c::DeviceFp64::kAuto
@@ -81,6 +83,8 @@ struct ElementSettings {
   int max_in_flight = DEFAULT_MAX_IN_FLIGHT;
   int64_t dist_offset = DEFAULT_DIST_OFFSET;
   int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
+  // Set by the application: then it holds live too (PairingTolerance).
+  bool pairing_tolerance_set = false;
   double threshold = DEFAULT_THRESHOLD;
   double threshold_hysteresis = DEFAULT_THRESHOLD_HYSTERESIS;
   GstClockTime threshold_hold = DEFAULT_THRESHOLD_HOLD;
@@ -91,10 +95,17 @@ struct ElementSettings {
   GstClockTime link_timeout = DEFAULT_LINK_TIMEOUT;
   GstClockTime feed_timeout = DEFAULT_FEED_TIMEOUT;
   GstClockTime summary_interval = DEFAULT_SUMMARY_INTERVAL;
+  double min_coverage = DEFAULT_MIN_COVERAGE;
   int cpu_threads = DEFAULT_CPU_THREADS;
   unsigned metrics = DEFAULT_METRICS;  // Metric bits
   DeviceFp64 device_fp64 = DEFAULT_DEVICE_FP64;
 };
+
+// The pairing tolerance in effect: pairing-tolerance when the application
+// set it; else, live, half a frame of the reference's framerate `fps_n /
+// fps_d` when known (two independent live sources of one rate are at most
+// that far apart), and never less than the default; else the default.
+int64_t PairingTolerance(const ElementSettings& s, bool live, int fps_n, int fps_d);
 
 // Installs every property of the element, the read-only ones included, and
 // marks its enum types as plugin API.

@@ -15,6 +15,11 @@ bool IsLive(GstSsimulacra2Cmp* self) {
   return GST_CLOCK_TIME_IS_VALID(gst_aggregator_get_latency(Agg(self)));
 }
 
+int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live) {
+  const PadFormat& ref = p->format[kRef];
+  return PairingTolerance(s, live, ref.known ? ref.info.fps_n : 0, ref.info.fps_d);
+}
+
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s) {
   gst_element_post_message(GST_ELEMENT(self),
                            gst_message_new_element(GST_OBJECT(self), s));
@@ -65,6 +70,7 @@ void ResetSegment(ElementState* p, uint64_t segment) {
   p->frame_index = 0;
   p->alarm.Reset();
   p->window.Reset();
+  p->coverage.Reset();
   p->warned_dist_ended = false;
 }
 

@@ -19,6 +19,7 @@
 
 #include "alarm.h"
 #include "backend.h"
+#include "coverage.h"
 #include "element_settings.h"
 #include "gstssimulacra2cmp.h"
 #include "results_writer.h"
@@ -129,6 +130,10 @@ struct ElementState {
   uint64_t frame_index = 0;
   ThresholdAlarm alarm;  // SSIMULACRA 2's threshold (alarm.h)
   WindowSummary window;  // summary-interval (window_summary.h)
+  CoverageWatch coverage;  // min-coverage (coverage.h)
+  // The pairing tolerance in effect for the last decision, for the
+  // coverage message.
+  int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
   bool warned_dist_ended = false;
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file
@@ -168,6 +173,10 @@ inline GstAggregator* Agg(GstSsimulacra2Cmp* self) { return GST_AGGREGATOR(self)
 // Whether the pipeline is live (GstAggregator knows a latency only then).
 // Takes the aggregator's source lock: never from get_next_time.
 bool IsLive(GstSsimulacra2Cmp* self);
+
+// The pairing tolerance in effect (PairingTolerance) at the reference's
+// negotiated framerate.
+int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live);
 
 // Posts an element message with structure s (taken).
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s);

@@ -192,6 +192,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   }
   if (dist_gap) {
     gst_aggregator_pad_drop_buffer(dist_pad);
+    p->coverage.NoteDistGap();
     return GST_FLOW_OK;
   }
 
@@ -200,9 +201,14 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   const bool ref_timeout =
       timeout && (!GST_CLOCK_TIME_IS_VALID(RunningTime(ref_head)) ||
                   DeadlinePassed(self, RunningTime(ref_head)));
+  p->pairing_tolerance = CurrentPairingTolerance(p, s, IsLive(self));
   const PairAction action = DecidePairing(
-      ref_head, dist_head, s.pairing_tolerance, ref_timeout,
+      ref_head, dist_head, p->pairing_tolerance, ref_timeout,
       s.live_policy == LivePolicy::kPassUnscored);
+  if ((action == PairAction::kRefUnpaired || action == PairAction::kDistUnpaired) &&
+      ref_head.timed && dist_head.timed) {
+    p->coverage.NoteMiss(SaturatingSub(dist_head.running_time, ref_head.running_time));
+  }
   switch (action) {
     case PairAction::kWait:
       // Results that are ready leave; live, so do references whose

@@ -54,7 +54,9 @@ void UpdateLatency(GstSsimulacra2Cmp* self) {
     // -dist_offset as an unsigned magnitude (INT64_MIN has no int64 negation).
     latency = s2c::SaturatingLatency(latency, 0 - static_cast<uint64_t>(settings.dist_offset));
   }
-  latency = s2c::SaturatingLatency(latency, static_cast<uint64_t>(settings.pairing_tolerance));
+  // The latency matters only live: the live tolerance.
+  const int64_t tolerance = s2c::CurrentPairingTolerance(p, settings, true);
+  latency = s2c::SaturatingLatency(latency, static_cast<uint64_t>(tolerance));
   gst_aggregator_set_latency(Agg(self), latency, latency);
 }
 

@@ -137,15 +137,45 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
   PostStructure(self, m.ToStructure());
 }
 
-// A reference frame leaves (scored or not, gaps aside): it counts in the
-// summary-interval's window, which it may close.
-void CountInWindow(GstSsimulacra2Cmp* self, GstClockTime running_time, bool scored,
-                   double score) {
+// Coverage is checked over summary-interval when set, else over windows of
+// this much running time: long enough that a burst of skips in a live
+// stream does not warn, short enough that an operator hears of a feed that
+// stopped pairing within seconds.
+constexpr GstClockTime kDefaultCoverageWindow = 10 * GST_SECOND;
+
+// A reference frame leaves: it counts in min-coverage's window, and one
+// that fell short gets a warning and a coverage message.
+void CountCoverage(GstSsimulacra2Cmp* self, const ElementSettings& s,
+                   GstClockTime running_time, bool scored) {
   ElementState* p = self->priv;
-  WindowMessage m;
-  if (!p->window.Add(ReadSettings(self).summary_interval, running_time, scored, score, &m)) {
-    return;
+  LossCounts counts;
+  {
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    counts.ref_skipped = p->results.ref_skipped;
+    counts.ref_unpaired = p->results.ref_unpaired;
+    counts.dist_unpaired = p->results.dist_unpaired;
+    counts.ref_late = p->results.ref_late;
   }
+  const GstClockTime window = s.summary_interval > 0 ? s.summary_interval : kDefaultCoverageWindow;
+  CoverageMessage m;
+  if (!p->coverage.Add(window, s.min_coverage, running_time, scored, counts, &m)) return;
+  m.pairing_tolerance = p->pairing_tolerance;
+  m.origin = Origin(p);
+  const std::string text = ExplainCoverage(m);
+  GST_ELEMENT_WARNING(self, STREAM, FAILED, ("%s", text.c_str()), (nullptr));
+  PostStructure(self, m.ToStructure());
+}
+
+// A reference frame leaves (gaps aside), from a scored pair or not: it
+// counts in the summary-interval's window, which it may close (`score`:
+// SSIMULACRA 2's when `has_score`), and in min-coverage's.
+void CountInWindow(GstSsimulacra2Cmp* self, GstClockTime running_time, bool scored,
+                   bool has_score, double score) {
+  ElementState* p = self->priv;
+  const ElementSettings s = ReadSettings(self);
+  CountCoverage(self, s, running_time, scored);
+  WindowMessage m;
+  if (!p->window.Add(s.summary_interval, running_time, has_score, score, &m)) return;
   m.origin = Origin(p);
   PostStructure(self, m.ToStructure());
 }
@@ -191,7 +221,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   AddScoreMeta(out, meta);
   if (s.post_messages) PostStructure(self, f.ToStructure());
   UpdateAlarm(self, s, f);
-  CountInWindow(self, f.running_time, (f.metrics & kMetricSsimulacra2) != 0, score);
+  CountInWindow(self, f.running_time, true, (f.metrics & kMetricSsimulacra2) != 0, score);
   if (WriteFrameResults(self, f) != GST_FLOW_OK) {
     gst_buffer_unref(out);
     return GST_FLOW_ERROR;
@@ -435,12 +465,12 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
       flow = FinishScored(self, &front);
       p->pending.pop_front();
     } else if (front.state == PairState::kUnscored) {
-      if (!front.gap) CountInWindow(self, front.frame.running_time, false, 0.0);
+      if (!front.gap) CountInWindow(self, front.frame.running_time, false, false, 0.0);
       flow = front.gap ? PushGap(self, front.ref) : Push(self, front.ref);
       front.ref = nullptr;
       p->pending.pop_front();
     } else {
-      CountInWindow(self, front.frame.running_time, false, 0.0);
+      CountInWindow(self, front.frame.running_time, false, false, 0.0);
       flow = AbandonFront(self);  // live, due, still on the backend
     }
     *sent = true;

@@ -17,6 +17,7 @@ constexpr char kTypeThreshold[] = "threshold";
 constexpr char kTypeThresholdCleared[] = "threshold-cleared";
 constexpr char kTypeFeed[] = "feed";
 constexpr char kTypeWindow[] = "window";
+constexpr char kTypeCoverage[] = "coverage";
 
 constexpr char kScore[] = "score";
 constexpr char kFrameIndex[] = "frame-index";
@@ -63,6 +64,12 @@ constexpr char kWindowStart[] = "window-start";
 constexpr char kWindowEnd[] = "window-end";
 constexpr char kRefFrames[] = "ref-frames";
 constexpr char kScoredShare[] = "scored-share";
+
+constexpr char kMinCoverage[] = "min-coverage";
+constexpr char kDistGaps[] = "dist-gaps";
+constexpr char kCause[] = "cause";
+constexpr char kPadOffset[] = "pad-offset";
+constexpr char kPairingTolerance[] = "pairing-tolerance";
 
 constexpr char kLabel[] = "label";
 constexpr char kUtc[] = "utc";
@@ -128,6 +135,7 @@ MessageType GetMessageType(const GstStructure* s) {
   if (HasType(s, kTypeThresholdCleared)) return MessageType::kThresholdCleared;
   if (HasType(s, kTypeFeed)) return MessageType::kFeed;
   if (HasType(s, kTypeWindow)) return MessageType::kWindow;
+  if (HasType(s, kTypeCoverage)) return MessageType::kCoverage;
   return MessageType::kUnknown;
 }
 
@@ -341,6 +349,47 @@ bool WindowMessage::FromStructure(const GstStructure* s, WindowMessage* out) {
          gst_structure_get_double(s, kMin, &out->scores.min) &&
          gst_structure_get_double(s, kMax, &out->scores.max) &&
          gst_structure_get_double(s, kP5, &out->scores.p5) && GetOrigin(s, &out->origin);
+}
+
+GstStructure* CoverageMessage::ToStructure() const {
+  GstStructure* s = NewMessageStructure(kTypeCoverage);
+  gst_structure_set(s, kWindowStart, G_TYPE_UINT64, guint64{start},
+                    kWindowEnd, G_TYPE_UINT64, guint64{end},
+                    kRefFrames, G_TYPE_UINT64, guint64{ref_frames},
+                    kFramesScored, G_TYPE_UINT64, guint64{frames_scored},
+                    kScoredShare, G_TYPE_DOUBLE, scored_share(),
+                    kMinCoverage, G_TYPE_DOUBLE, min_coverage,
+                    kCause, G_TYPE_STRING, cause.c_str(),
+                    kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
+                    kRefUnpaired, G_TYPE_UINT64, guint64{ref_unpaired},
+                    kDistUnpaired, G_TYPE_UINT64, guint64{dist_unpaired},
+                    kRefLate, G_TYPE_UINT64, guint64{ref_late},
+                    kDistGaps, G_TYPE_UINT64, guint64{dist_gaps},
+                    kPairingTolerance, G_TYPE_INT64, gint64{pairing_tolerance}, nullptr);
+  if (has_pad_offset) gst_structure_set(s, kPadOffset, G_TYPE_INT64, gint64{pad_offset}, nullptr);
+  SetOrigin(s, origin);
+  return s;
+}
+
+bool CoverageMessage::FromStructure(const GstStructure* s, CoverageMessage* out) {
+  double share = 0.0;
+  gint64 tolerance = 0;
+  gint64 offset = 0;
+  if (!HasType(s, kTypeCoverage)) return false;
+  out->has_pad_offset = gst_structure_get_int64(s, kPadOffset, &offset);
+  out->pad_offset = offset;
+  const bool ok =
+      GetU64(s, kWindowStart, &out->start) && GetU64(s, kWindowEnd, &out->end) &&
+      GetU64(s, kRefFrames, &out->ref_frames) && GetU64(s, kFramesScored, &out->frames_scored) &&
+      gst_structure_get_double(s, kScoredShare, &share) &&
+      gst_structure_get_double(s, kMinCoverage, &out->min_coverage) &&
+      GetString(s, kCause, &out->cause) && GetU64(s, kRefSkipped, &out->ref_skipped) &&
+      GetU64(s, kRefUnpaired, &out->ref_unpaired) &&
+      GetU64(s, kDistUnpaired, &out->dist_unpaired) && GetU64(s, kRefLate, &out->ref_late) &&
+      GetU64(s, kDistGaps, &out->dist_gaps) &&
+      gst_structure_get_int64(s, kPairingTolerance, &tolerance) && GetOrigin(s, &out->origin);
+  out->pairing_tolerance = tolerance;
+  return ok;
 }
 
 }  // namespace s2c

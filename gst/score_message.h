@@ -20,7 +20,7 @@ namespace s2c {
 extern const char kMessageName[];  // "ssimulacra2cmp"
 
 enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared, kFeed,
-                         kWindow };
+                         kWindow, kCoverage };
 
 // The kind of an element message, kUnknown for anything not ours.
 MessageType GetMessageType(const GstStructure* s);
@@ -130,6 +130,41 @@ struct FeedMessage {
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, FeedMessage* out);
+};
+
+// type="coverage": a window (summary-interval, else 10 s of running time)
+// in which less than min-coverage of the reference frames were scored, with
+// the counters that say why (coverage.h).
+struct CoverageMessage {
+  GstClockTime start = 0;  // "window-start", running time
+  GstClockTime end = 0;    // "window-end", exclusive
+  uint64_t ref_frames = 0;     // reference frames that left in it
+  uint64_t frames_scored = 0;  // pairs among them that were scored
+  double min_coverage = 0.0;   // the property
+  // How much each of the segment's counters grew over the window, and the
+  // GAP events on dist_sink ("dist-gaps").
+  uint64_t ref_skipped = 0;
+  uint64_t ref_unpaired = 0;
+  uint64_t dist_unpaired = 0;
+  uint64_t ref_late = 0;
+  uint64_t dist_gaps = 0;
+  // The main reason: "overloaded" (ref-skipped), "not-pairing"
+  // (ref-unpaired, dist-unpaired), "late" (ref-late), "gaps" (dist-gaps).
+  std::string cause;
+  // Frames that did not pair: the distorted running time (after
+  // dist-offset) minus the reference's, at the closest miss of the window
+  // ("pad-offset", ns; absent when no two timed frames missed), and the
+  // pairing tolerance in effect.
+  bool has_pad_offset = false;
+  int64_t pad_offset = 0;
+  int64_t pairing_tolerance = 0;
+  double scored_share() const {
+    return ref_frames > 0 ? static_cast<double>(frames_scored) / ref_frames : 0.0;
+  }
+  MessageOrigin origin;
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, CoverageMessage* out);
 };
 
 }  // namespace s2c

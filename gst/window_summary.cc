@@ -3,19 +3,25 @@
 
 namespace s2c {
 
+bool TimeWindows::Advance(GstClockTime interval, GstClockTime running_time,
+                          GstClockTime* closed_start) {
+  if (!GST_CLOCK_TIME_IS_VALID(start_)) start_ = running_time;
+  if (running_time < start_ || running_time - start_ < interval) return false;
+  *closed_start = start_;
+  start_ += (running_time - start_) / interval * interval;
+  return true;
+}
+
 bool WindowSummary::Add(GstClockTime interval, GstClockTime running_time, bool scored,
                         double score, WindowMessage* closed) {
   if (interval == 0 || !GST_CLOCK_TIME_IS_VALID(running_time)) return false;
-  if (!GST_CLOCK_TIME_IS_VALID(start_)) start_ = running_time;
-  bool closes = running_time >= start_ && running_time - start_ >= interval;
+  GstClockTime start = 0;
+  const bool closes = windows_.Advance(interval, running_time, &start);
   if (closes) {
-    closed->start = start_;
-    closed->end = start_ + interval;
+    closed->start = start;
+    closed->end = start + interval;
     closed->ref_frames = ref_frames_;
     closed->scores = scores_.Summarize();
-    // The next window is the one that holds this frame: windows without
-    // frames (a feed that stopped) are not posted.
-    start_ += (running_time - start_) / interval * interval;
     ref_frames_ = 0;
     scores_.Reset();
   }

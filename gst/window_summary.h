@@ -14,6 +14,20 @@
 
 namespace s2c {
 
+// Windows of `interval` running time, [start, start + interval), the first
+// starting at the first frame's running time and the next at the multiple
+// of `interval` after it that holds the frame that closed it: windows
+// without frames (a feed that stopped) are skipped.
+class TimeWindows {
+ public:
+  // A frame at `running_time` (valid; interval > 0). True when it closes
+  // the current window, whose start is then in `closed_start`.
+  bool Advance(GstClockTime interval, GstClockTime running_time, GstClockTime* closed_start);
+
+ private:
+  GstClockTime start_ = GST_CLOCK_TIME_NONE;
+};
+
 class WindowSummary {
  public:
   // A reference frame left at `running_time` (NONE: untimed, not counted),
@@ -26,7 +40,7 @@ class WindowSummary {
   void Reset() { *this = WindowSummary(); }
 
  private:
-  GstClockTime start_ = GST_CLOCK_TIME_NONE;
+  TimeWindows windows_;
   uint64_t ref_frames_ = 0;
   ScoreStats scores_;
 };

@@ -80,6 +80,7 @@ bool Channel::Build(std::string* error) {
   for (int feed : {kReference, kDistorted}) {
     feed_bins_[feed] = bins[feed];
     feeds_[feed].last_buffer_us = 0;
+    feeds_[feed].lost_by_element = false;
     GstPad* pad = gst_element_get_static_pad(cmp, kSinkPads[feed]);
     gst_pad_add_probe(pad,
                       static_cast<GstPadProbeType>(GST_PAD_PROBE_TYPE_BUFFER |
@@ -128,6 +129,7 @@ void Channel::Stop() {
   for (int feed : {kReference, kDistorted}) SetFeedUp(feed, false, "pipeline stopped");
   SetAlarm(false, Details().Add("reason", "pipeline stopped"));
   metrics_.ScoreStale();
+  metrics_.CoverageStale();
 }
 
 void Channel::Fail(const char* reason, Details details) {
@@ -159,7 +161,9 @@ void Channel::CheckFeeds() {
   const gint64 timeout_us = static_cast<gint64>(config().feed_timeout_ns / 1000);
   for (int feed : {kReference, kDistorted}) {
     const gint64 last = feeds_[feed].last_buffer_us.load(std::memory_order_relaxed);
-    SetFeedUp(feed, last != 0 && now - last < timeout_us, "no buffer within feed-timeout");
+    const bool up = plan_.element_watches_feeds ? last != 0 && !feeds_[feed].lost_by_element
+                                                : last != 0 && now - last < timeout_us;
+    SetFeedUp(feed, up, "no buffer within feed-timeout");
     const gint64 quiet_us = now - std::max(last, started_us_);
     if (!feeds_[feed].up && quiet_us >= static_cast<gint64>(config().restart_timeout_ns / 1000)) {
       Fail("feed lost for restart-timeout",
@@ -267,6 +271,21 @@ void Channel::OnElementMessage(GstMessage* message) {
                                        .Add("score", threshold.score)
                                        .Add("threshold", threshold.threshold)
                                        .Add("frame_index", threshold.frame_index));
+      break;
+    }
+    case s2c::MessageType::kFeed: {
+      s2c::FeedMessage feed_message;
+      if (!plan_.element_watches_feeds || !s2c::FeedMessage::FromStructure(s, &feed_message)) {
+        break;
+      }
+      const int feed = feed_message.distorted ? kDistorted : kReference;
+      feeds_[feed].lost_by_element = feed_message.lost;
+      SetFeedUp(feed, !feed_message.lost, "no buffer within feed-timeout (the element's)");
+      break;
+    }
+    case s2c::MessageType::kWindow: {
+      s2c::WindowMessage window;
+      if (s2c::WindowMessage::FromStructure(s, &window)) metrics_.SetCoverage(window.scored_share());
       break;
     }
     default:

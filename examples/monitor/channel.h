@@ -4,10 +4,13 @@
 // restart of its pipeline, with exponential backoff, when it fails.
 //
 // Feed state: a pad probe on each of the element's sink pads notes when a
-// buffer last came; a feed is up while one came within feed-timeout, and a
-// feed down for restart-timeout restarts the channel (a source that lost
-// its peer reconnects only when restarted). An error from inside a feed's
-// bin takes that feed down at once.
+// buffer last came, and a feed is up from its first buffer. Then, where the
+// element watches the feeds itself (ChannelPlan::element_watches_feeds),
+// its feed messages take the feed down ("lost") and up ("restored");
+// otherwise the feed is up while a buffer came within feed-timeout. A feed
+// down for restart-timeout restarts the channel (a source that lost its
+// peer reconnects only when restarted). An error from inside a feed's bin
+// takes that feed down at once.
 #ifndef S2C_MONITOR_CHANNEL_H_
 #define S2C_MONITOR_CHANNEL_H_
 
@@ -45,6 +48,7 @@ class Channel {
     // pipeline started; written by the streaming thread.
     std::atomic<gint64> last_buffer_us{0};
     bool up = false;
+    bool lost_by_element = false;  // since the element's last feed message
   };
 
   bool Build(std::string* error);

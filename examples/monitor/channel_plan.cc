@@ -125,6 +125,14 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
   if (!configured("label") && element.Find("label") != nullptr) {
     add("label", config.name);
   }
+  // Windows for the coverage gauge, as long as the element's own coverage
+  // check's default.
+  if (!configured("summary-interval") && element.Find("summary-interval") != nullptr) {
+    add("summary-interval", "10s");
+  }
+  planned.element_watches_feeds =
+      !configured("feed-timeout") && element.Find("feed-timeout") != nullptr &&
+      config.feed_timeout_ns > 0;
   *plan = std::move(planned);
   return true;
 }

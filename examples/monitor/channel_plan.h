@@ -22,6 +22,9 @@ struct ChannelPlan {
   // The element's properties to set, in GStreamer's serialised form
   // (durations converted to the property's unit).
   std::vector<std::pair<std::string, std::string>> properties;
+  // The element watches the feeds itself (it has a feed-timeout, and the
+  // channel's is not 0): its feed messages say when a feed is lost.
+  bool element_watches_feeds = false;
 
   // Sets `properties` on `element` (an ssimulacra2cmp), which they were
   // checked against.

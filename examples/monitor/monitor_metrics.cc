@@ -37,6 +37,11 @@ Metrics::Metrics()
                    .Name("ssimulacra2cmp_feed_up")
                    .Help("1 while the feed delivers frames")
                    .Register(*registry_)),
+      coverage_(prometheus::BuildGauge()
+                    .Name("ssimulacra2cmp_coverage")
+                    .Help("Share of the reference frames scored over the last window "
+                          "(summary-interval); NaN before the first")
+                    .Register(*registry_)),
       restarts_(prometheus::BuildCounter()
                     .Name("ssimulacra2cmp_channel_restarts_total")
                     .Help("Restarts of the channel's pipeline after a failure")
@@ -54,9 +59,11 @@ ChannelMetrics::ChannelMetrics(Metrics* metrics, const std::string& channel)
       alarm_(metrics->alarm_.Add({{"channel", channel}})),
       ref_up_(metrics->feed_up_.Add({{"channel", channel}, {"feed", "reference"}})),
       dist_up_(metrics->feed_up_.Add({{"channel", channel}, {"feed", "distorted"}})),
+      coverage_(metrics->coverage_.Add({{"channel", channel}})),
       restarts_(metrics->restarts_.Add({{"channel", channel}})),
       distribution_(metrics->distribution_.Add({{"channel", channel}}, ScoreBuckets())) {
   ScoreStale();
+  CoverageStale();
 }
 
 ChannelMetrics::~ChannelMetrics() {
@@ -66,6 +73,7 @@ ChannelMetrics::~ChannelMetrics() {
   metrics_->alarm_.Remove(&alarm_);
   metrics_->feed_up_.Remove(&ref_up_);
   metrics_->feed_up_.Remove(&dist_up_);
+  metrics_->coverage_.Remove(&coverage_);
   metrics_->restarts_.Remove(&restarts_);
   metrics_->distribution_.Remove(&distribution_);
 }
@@ -76,5 +84,9 @@ void ChannelMetrics::Score(double score) {
 }
 
 void ChannelMetrics::ScoreStale() { score_.Set(std::numeric_limits<double>::quiet_NaN()); }
+
+void ChannelMetrics::CoverageStale() {
+  coverage_.Set(std::numeric_limits<double>::quiet_NaN());
+}
 
 }  // namespace s2c_monitor

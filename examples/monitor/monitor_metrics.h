@@ -28,6 +28,7 @@ class Metrics {
   prometheus::Family<prometheus::Counter>& frames_skipped_;
   prometheus::Family<prometheus::Gauge>& alarm_;
   prometheus::Family<prometheus::Gauge>& feed_up_;
+  prometheus::Family<prometheus::Gauge>& coverage_;
   prometheus::Family<prometheus::Counter>& restarts_;
   prometheus::Family<prometheus::Histogram>& distribution_;
 };
@@ -53,6 +54,10 @@ class ChannelMetrics {
   void CountSkipped() { frames_skipped_.Increment(); }
   void SetAlarm(bool on) { alarm_.Set(on ? 1 : 0); }
   void SetFeedUp(bool reference, bool up) { (reference ? ref_up_ : dist_up_).Set(up ? 1 : 0); }
+  // The scored share of the last window (the element's window messages);
+  // NaN before the first and while the pipeline is down.
+  void SetCoverage(double share) { coverage_.Set(share); }
+  void CoverageStale();
   void CountRestart() { restarts_.Increment(); }
 
  private:
@@ -63,6 +68,7 @@ class ChannelMetrics {
   prometheus::Gauge& alarm_;
   prometheus::Gauge& ref_up_;
   prometheus::Gauge& dist_up_;
+  prometheus::Gauge& coverage_;
   prometheus::Counter& restarts_;
   prometheus::Histogram& distribution_;
 };

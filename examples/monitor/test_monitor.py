@@ -5,8 +5,9 @@ gst-launch-1.0 senders, /metrics scraped over HTTP.
 
 - every channel's ssimulacra2cmp_score is exactly a score the element wrote
   to the channel's results file;
-- a killed sender takes its feed down (feed_up 0), the channel restarts,
-  and the other channels keep scoring;
+- a killed sender takes its feed down (feed_up 0, from the element's feed
+  message), the channel restarts, and the other channels keep scoring;
+- ssimulacra2cmp_coverage holds the scored share of the last window;
 - SIGHUP after a channel is added to the file starts it and leaves the
   others running.
 
@@ -71,6 +72,7 @@ class Channel:
                 'threshold = 30\n'
                 'feed-timeout = 1s\n'
                 'restart-timeout = 3s\n'
+                'summary-interval = 1s\n'
                 f'results-location = {self.results}\n\n')
 
     def file_scores(self):
@@ -209,6 +211,8 @@ def main():
             assert ('ssimulacra2cmp_score_distribution_bucket', c.name, '+Inf') in monitor.metrics()
             assert ('ssimulacra2cmp_frames_skipped_total', c.name, None) in monitor.metrics()
             assert ('ssimulacra2cmp_alarm', c.name, None) in monitor.metrics()
+            wait_for(lambda: 0 < (monitor.value('ssimulacra2cmp_coverage', c.name) or 0) <= 1,
+                     f'{c.name}: the coverage of a window')
         # Scores that vary, so that "equal to one of them" says something.
         assert len(channels[0].file_scores()) > 1, channels[0].file_scores()
 
@@ -216,6 +220,10 @@ def main():
         channels[0].senders[1].kill()
         wait_for(lambda: monitor.value('ssimulacra2cmp_feed_up', 'a', 'distorted') == 0,
                  'a: distorted feed_up 0')
+        # The element said so (its feed message), live on the pipeline's clock.
+        monitor.wait_event(lambda e: e['channel'] == 'a' and e['event'] == 'feed-lost' and
+                           e['details'].get('feed') == 'distorted' and
+                           "the element's" in e['details'].get('reason', ''))
         assert monitor.value('ssimulacra2cmp_feed_up', 'a', 'reference') == 1
         wait_for(lambda: monitor.value('ssimulacra2cmp_channel_restarts_total', 'a') >= 1,
                  'a: a restart counted')

@@ -80,6 +80,13 @@ bool Collect(GstMessage* message, RunResult* result) {
           if (s2c::WindowMessage::FromStructure(s, &window)) result->windows.push_back(window);
           break;
         }
+        case s2c::MessageType::kCoverage: {
+          s2c::CoverageMessage coverage;
+          if (s2c::CoverageMessage::FromStructure(s, &coverage)) {
+            result->coverage.push_back(coverage);
+          }
+          break;
+        }
         case s2c::MessageType::kUnknown:
           break;
       }

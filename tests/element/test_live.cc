@@ -16,6 +16,7 @@
 // period on a loaded machine, under the sanitizers too.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "harnesses.h"
 #include "pipeline_run.h"
@@ -80,11 +81,12 @@ constexpr GstClockTime kFrame = s2c_test::kFrame;
 // The element of the harness tests: live, references leave unscored at
 // their deadline, one pair at a time. Its deadline is a reference's
 // running time plus its latency: the aggregator's 100 ms and the pairing
-// tolerance (1 ms; max-in-flight=1 adds no frame). The feed watch, which
+// tolerance (live, half a frame: 20 ms at 25 fps; max-in-flight=1 adds no
+// frame). The feed watch, which
 // waits on the clock too, is off: every wait is then a deadline's.
 const std::vector<std::string> kHarnessProps = {"live-policy=pass-unscored", "max-in-flight=1",
                                                 "latency=100000000", "feed-timeout=0"};
-constexpr GstClockTime kDeadline = 101 * GST_MSECOND;
+constexpr GstClockTime kDeadline = 120 * GST_MSECOND;
 
 // Waits until the element waits on the clock; checks that it waits for
 // `time`, that nothing left before, and moves the clock there.
@@ -189,6 +191,36 @@ GST_START_TEST(test_live_late_partner_passes_reference_unscored) {
 }
 GST_END_TEST;
 
+// References whose partner never comes, with summary-interval=200 ms: the
+// frame at 200 ms closes a window whose 5 references all left unscored at
+// their deadlines, and the coverage message and warning name late partners.
+GST_START_TEST(test_coverage_says_the_partners_are_late) {
+  std::vector<std::string> props = kHarnessProps;
+  props.push_back("summary-interval=200000000");
+  Harnesses h = s2c_test::MakeHarnesses(props);
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  for (int i = 0; i < 6; ++i) {
+    const GstClockTime pts = i * kFrame;
+    fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(i, pts)), GST_FLOW_OK);
+    CrankTo(&h, clock, pts + kDeadline, i);
+    s2c_test::PullOut(&h, 1);
+  }
+  s2c_test::Poll(&h);
+  fail_unless_equals_int(h.seen.coverage.size(), 1);
+  const s2c::CoverageMessage& m = h.seen.coverage[0];
+  fail_unless_equals_uint64(m.ref_frames, 5);
+  fail_unless_equals_uint64(m.frames_scored, 0);
+  fail_unless(m.cause == "late", "cause %s", m.cause.c_str());
+  fail_unless(m.ref_late >= 5);
+  fail_unless(!m.has_pad_offset);
+  fail_unless_equals_int(h.seen.warnings.size(), 1);
+  fail_unless(s2c_test::Contains(h.seen.warnings, "ref-late"), "%s",
+              h.seen.warnings[0].c_str());
+  gst_object_unref(clock);
+  s2c_test::Teardown(&h);
+}
+GST_END_TEST;
+
 // With live-policy=wait the same late partners are all scored: a reference
 // waits for its partner past its deadline.
 GST_START_TEST(test_live_wait_policy_scores_every_frame) {
@@ -210,6 +242,58 @@ GST_START_TEST(test_live_wait_policy_scores_every_frame) {
 }
 GST_END_TEST;
 
+// A backend that takes 3 s (of real time) over its first pair while the
+// test clock runs the stream on, two pairs at a time: the first two
+// references leave unscored at their deadlines with their pairs still on
+// the backend, and the next ones, which find no room there, are skipped at
+// theirs. The frame at 200 ms closes a window (summary-interval) of 5
+// references none of which was scored: one warning and one coverage
+// message say the backend is overloaded. The clock moves only from one
+// wait of the element to the next, so nothing depends on the machine's
+// speed but the 3 s, which the test never comes near.
+GST_START_TEST(test_coverage_says_the_backend_is_overloaded) {
+  SlowBackend slow(3000, 1);
+  Harnesses h = s2c_test::MakeHarnesses({"live-policy=pass-unscored", "max-in-flight=2",
+                                         "latency=100000000", "feed-timeout=0",
+                                         "summary-interval=200000000"});
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  // The deadline: the aggregator's 100 ms, a frame for the second pair in
+  // flight and half a frame of pairing tolerance.
+  constexpr GstClockTime kLatency = 160 * GST_MSECOND;
+  for (int i = 0; i < 6; ++i) {
+    const GstClockTime pts = i * kFrame;
+    s2c_test::PushPair(&h, i, i, pts);
+    // The element polls the backend on the clock until the deadline.
+    GstClockTime waited_for = 0;
+    while (waited_for < pts + kLatency) {
+      GstClockID id = nullptr;
+      gst_test_clock_wait_for_next_pending_id(clock, &id);
+      waited_for = gst_clock_id_get_time(id);
+      gst_clock_id_unref(id);
+      fail_unless(waited_for <= pts + kLatency, "waits for %" GST_TIME_FORMAT,
+                  GST_TIME_ARGS(waited_for));
+      fail_unless(gst_test_clock_crank(clock));
+    }
+    fail_unless(!s2c_test::PullOut(&h, 1)[0].has_meta, "frame %d left with a score", i);
+  }
+  s2c_test::Poll(&h);
+  fail_unless_equals_int(h.seen.coverage.size(), 1);
+  const s2c::CoverageMessage& m = h.seen.coverage[0];
+  fail_unless_equals_uint64(m.start, 0);
+  fail_unless_equals_uint64(m.end, 200 * GST_MSECOND);
+  fail_unless_equals_uint64(m.ref_frames, 5);
+  fail_unless_equals_uint64(m.frames_scored, 0);
+  fail_unless(m.cause == "overloaded", "cause %s", m.cause.c_str());
+  fail_unless(m.ref_skipped >= 5);
+  fail_unless_equals_uint64(m.ref_unpaired + m.ref_late, 0);
+  fail_unless_equals_int(h.seen.warnings.size(), 1);
+  fail_unless(s2c_test::Contains(h.seen.warnings, "overloaded"), "%s",
+              h.seen.warnings[0].c_str());
+  gst_object_unref(clock);
+  s2c_test::Teardown(&h);
+}
+GST_END_TEST;
+
 static Suite* live_suite() {
   Suite* s = suite_create("ssimulacra2cmp-live");
   TCase* tc = tcase_create("live");
@@ -221,6 +305,8 @@ static Suite* live_suite() {
   tcase_add_test(tc, test_reference_without_partner_leaves_at_its_deadline);
   tcase_add_test(tc, test_live_late_partner_passes_reference_unscored);
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
+  tcase_add_test(tc, test_coverage_says_the_backend_is_overloaded);
+  tcase_add_test(tc, test_coverage_says_the_partners_are_late);
   return s;
 }
 

@@ -13,6 +13,7 @@
 
 #include "harnesses.h"
 #include "score_message.h"
+#include "test_pipelines.h"
 
 #include <gst/check/gstcheck.h>
 
@@ -214,6 +215,85 @@ GST_START_TEST(test_periodic_summaries_of_each_window) {
 }
 GST_END_TEST;
 
+namespace {
+
+// Two independent live sources of one rate (25 fps): the distorted one's
+// frames come a third of a frame (13.333 ms) after the reference's.
+constexpr GstClockTime kThirdOfAFrame = kFrame / 3;
+
+// Pushes `frames` such pairs and pulls each reference frame out before the
+// next (max-in-flight=1 lets a scored one go at once).
+void RunOffsetSources(Harnesses* h, int frames) {
+  for (int i = 0; i < frames; ++i) {
+    const GstClockTime pts = i * kFrame;
+    fail_unless_equals_int(gst_harness_push(h->ref, s2c_test::Frame(0, pts)), GST_FLOW_OK);
+    fail_unless_equals_int(gst_harness_push(h->dist, s2c_test::Frame(0, pts + kThirdOfAFrame)),
+                           GST_FLOW_OK);
+    PullOut(h, 1);
+  }
+  s2c_test::Poll(h);
+}
+
+}  // namespace
+
+// Live, with the pairing tolerance left alone, the two sources pair: half
+// a frame (20 ms) covers a third of one. Every frame is scored, and
+// coverage has nothing to say.
+GST_START_TEST(test_live_sources_a_third_of_a_frame_apart_pair_by_default) {
+  Harnesses h = MakeHarnesses({"summary-interval=200000000", "max-in-flight=1"});
+  RunOffsetSources(&h, 12);
+  fail_unless_equals_int(h.seen.frames.size(), 12);
+  fail_unless_equals_int(h.seen.coverage.size(), 0);
+  fail_unless(h.seen.warnings.empty(), "warning: %s",
+              h.seen.warnings.empty() ? "" : h.seen.warnings[0].c_str());
+  Teardown(&h);
+}
+GST_END_TEST;
+
+// The same sources with pairing-tolerance=1 ms (set, so it holds live
+// too): nothing pairs. Each 200 ms window with none of its 5 reference
+// frames scored gives one warning and one coverage message that say the
+// pads are not pairing, and by how much their timestamps differ.
+GST_START_TEST(test_coverage_says_the_pads_do_not_pair) {
+  Harnesses h = MakeHarnesses(
+      {"summary-interval=200000000", "pairing-tolerance=1000000", "label=ch2"});
+  RunOffsetSources(&h, 12);
+  fail_unless_equals_int(h.seen.frames.size(), 0);
+  fail_unless_equals_int(h.seen.coverage.size(), 2);
+  for (size_t w = 0; w < 2; ++w) {
+    const s2c::CoverageMessage& m = h.seen.coverage[w];
+    fail_unless_equals_uint64(m.start, w * 200 * GST_MSECOND);
+    fail_unless_equals_uint64(m.end, (w + 1) * 200 * GST_MSECOND);
+    fail_unless_equals_uint64(m.ref_frames, 5);
+    fail_unless_equals_uint64(m.frames_scored, 0);
+    fail_unless(m.min_coverage == 0.5);
+    fail_unless(m.cause == "not-pairing", "cause %s", m.cause.c_str());
+    fail_unless(m.ref_unpaired >= 5 && m.dist_unpaired >= 4);
+    fail_unless(m.has_pad_offset);
+    fail_unless_equals_int64(m.pad_offset, static_cast<int64_t>(kThirdOfAFrame));
+    fail_unless_equals_int64(m.pairing_tolerance, GST_MSECOND);
+    fail_unless(m.origin.label == "ch2");
+  }
+  fail_unless_equals_int(h.seen.warnings.size(), 2);
+  fail_unless(s2c_test::Contains(h.seen.warnings, "not pairing"), "%s",
+              h.seen.warnings[0].c_str());
+  fail_unless(s2c_test::Contains(h.seen.warnings, "+13.333 ms"), "%s",
+              h.seen.warnings[0].c_str());
+  Teardown(&h);
+}
+GST_END_TEST;
+
+// min-coverage=0: the same stream is not checked.
+GST_START_TEST(test_min_coverage_zero_checks_nothing) {
+  Harnesses h = MakeHarnesses(
+      {"summary-interval=200000000", "pairing-tolerance=1000000", "min-coverage=0"});
+  RunOffsetSources(&h, 12);
+  fail_unless_equals_int(h.seen.coverage.size(), 0);
+  fail_unless(h.seen.warnings.empty());
+  Teardown(&h);
+}
+GST_END_TEST;
+
 static Suite* monitoring_suite() {
   Suite* s = suite_create("ssimulacra2cmp-monitoring");
   TCase* tc = tcase_create("monitoring");
@@ -224,6 +304,9 @@ static Suite* monitoring_suite() {
   tcase_add_test(tc, test_every_message_has_label_and_utc);
   tcase_add_test(tc, test_feed_lost_and_restored);
   tcase_add_test(tc, test_periodic_summaries_of_each_window);
+  tcase_add_test(tc, test_live_sources_a_third_of_a_frame_apart_pair_by_default);
+  tcase_add_test(tc, test_coverage_says_the_pads_do_not_pair);
+  tcase_add_test(tc, test_min_coverage_zero_checks_nothing);
   return s;
 }
 

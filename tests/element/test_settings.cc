@@ -28,7 +28,7 @@ namespace {
 // read at start only (docs/element.md, "Properties").
 const std::set<std::string> kChangeableWhilePlaying = {
     "post-messages", "threshold", "threshold-hysteresis", "threshold-hold",
-    "results-write-failure"};
+    "results-write-failure", "min-coverage"};
 
 // A valid value of `pspec` other than `current`, in `other` (initialised
 // here). A property of a type not handled here fails the test, so that a

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "coverage.h"
+
+#include <cstdio>
+
+namespace s2c {
+namespace {
+
+uint64_t Magnitude(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
+// The cause that left the most references unscored; on a tie the more
+// specific one (gaps leave references unpaired too).
+const char* CauseOf(const CoverageMessage& m) {
+  struct Candidate {
+    const char* cause;
+    uint64_t count;
+  };
+  const Candidate candidates[] = {{"overloaded", m.ref_skipped},
+                                  {"late", m.ref_late},
+                                  {"gaps", m.dist_gaps},
+                                  {"not-pairing", m.ref_unpaired + m.dist_unpaired}};
+  const Candidate* best = &candidates[0];
+  for (const Candidate& c : candidates) {
+    if (c.count > best->count) best = &c;
+  }
+  return best->count > 0 ? best->cause : "unknown";
+}
+
+double Ms(int64_t ns) { return static_cast<double>(ns) / GST_MSECOND; }
+
+}  // namespace
+
+void CoverageWatch::NoteMiss(int64_t dist_minus_ref) {
+  if (!has_miss_ || Magnitude(dist_minus_ref) < Magnitude(closest_miss_)) {
+    closest_miss_ = dist_minus_ref;
+  }
+  has_miss_ = true;
+}
+
+bool CoverageWatch::Add(GstClockTime interval, double min_coverage, GstClockTime running_time,
+                        bool scored, const LossCounts& counts, CoverageMessage* closed) {
+  if (min_coverage <= 0.0 || interval == 0 || !GST_CLOCK_TIME_IS_VALID(running_time)) {
+    return false;
+  }
+  GstClockTime start = 0;
+  bool short_window = false;
+  if (windows_.Advance(interval, running_time, &start)) {
+    CoverageMessage m;
+    m.start = start;
+    m.end = start + interval;
+    m.ref_frames = ref_frames_;
+    m.frames_scored = scored_;
+    m.min_coverage = min_coverage;
+    m.ref_skipped = counts.ref_skipped - at_start_.ref_skipped;
+    m.ref_unpaired = counts.ref_unpaired - at_start_.ref_unpaired;
+    m.dist_unpaired = counts.dist_unpaired - at_start_.dist_unpaired;
+    m.ref_late = counts.ref_late - at_start_.ref_late;
+    m.dist_gaps = dist_gaps_;
+    m.has_pad_offset = has_miss_;
+    m.pad_offset = closest_miss_;
+    m.cause = CauseOf(m);
+    short_window = m.ref_frames > 0 && m.scored_share() < min_coverage;
+    if (short_window) *closed = m;
+    ref_frames_ = scored_ = dist_gaps_ = 0;
+    at_start_ = counts;
+    has_miss_ = false;
+  }
+  ++ref_frames_;
+  if (scored) ++scored_;
+  return short_window;
+}
+
+std::string ExplainCoverage(const CoverageMessage& m) {
+  char head[256];
+  std::snprintf(head, sizeof(head),
+                "Only %llu of %llu reference frames (%.0f%%) were scored between %.3f s and "
+                "%.3f s of running time, less than min-coverage (%.0f%%): ",
+                static_cast<unsigned long long>(m.frames_scored),
+                static_cast<unsigned long long>(m.ref_frames), 100.0 * m.scored_share(),
+                static_cast<double>(m.start) / GST_SECOND,
+                static_cast<double>(m.end) / GST_SECOND, 100.0 * m.min_coverage);
+  char why[512];
+  if (m.cause == "overloaded") {
+    std::snprintf(why, sizeof(why),
+                  "the backend is overloaded, %llu paired references were skipped "
+                  "(ref-skipped); use a faster backend, fewer channels per GPU or a lower "
+                  "frame rate.",
+                  static_cast<unsigned long long>(m.ref_skipped));
+  } else if (m.cause == "late") {
+    std::snprintf(why, sizeof(why),
+                  "%llu references went on at the live deadline before their distorted "
+                  "partner came (ref-late); the distorted feed runs behind: set a negative "
+                  "dist-offset or more latency.",
+                  static_cast<unsigned long long>(m.ref_late));
+  } else if (m.cause == "gaps") {
+    std::snprintf(why, sizeof(why),
+                  "the distorted feed sent %llu gaps (GAP events) instead of frames.",
+                  static_cast<unsigned long long>(m.dist_gaps));
+  } else if (m.cause == "not-pairing" && m.has_pad_offset) {
+    std::snprintf(why, sizeof(why),
+                  "the pads are not pairing, %llu references and %llu distorted frames had "
+                  "no partner: their timestamps differ by %+.3f ms at the closest, more than "
+                  "pairing-tolerance (%.3f ms); set dist-offset or pairing-tolerance.",
+                  static_cast<unsigned long long>(m.ref_unpaired),
+                  static_cast<unsigned long long>(m.dist_unpaired), Ms(m.pad_offset),
+                  Ms(m.pairing_tolerance));
+  } else if (m.cause == "not-pairing") {
+    std::snprintf(why, sizeof(why),
+                  "the pads are not pairing, %llu references and %llu distorted frames had "
+                  "no partner (one feed has stopped or has no timestamps).",
+                  static_cast<unsigned long long>(m.ref_unpaired),
+                  static_cast<unsigned long long>(m.dist_unpaired));
+  } else {
+    std::snprintf(why, sizeof(why), "no counter says why.");
+  }
+  return std::string(head) + why;
+}
+
+}  // namespace s2c

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// min-coverage's logic on its own (gst/coverage.h): which windows fall
+// short, the counters' growth per window, the closest miss between the
+// pads, and the cause the warning names.
+#include <string>
+
+#include "check.h"
+#include "coverage.h"
+
+namespace {
+
+constexpr GstClockTime kWindow = 100;
+
+// Adds frames at running times `from`, `from` + 10, ... below `to`, `scored`
+// or not, with the counters `counts`; returns how many closed a short
+// window (the last one's message in `closed`).
+int AddFrames(s2c::CoverageWatch* watch, GstClockTime from, GstClockTime to, bool scored,
+              const s2c::LossCounts& counts, s2c::CoverageMessage* closed) {
+  int short_windows = 0;
+  for (GstClockTime t = from; t < to; t += 10) {
+    short_windows += watch->Add(kWindow, 0.5, t, scored, counts, closed);
+  }
+  return short_windows;
+}
+
+}  // namespace
+
+int main() {
+  s2c::CoverageMessage m;
+  {
+    // Every frame scored: no window falls short.
+    s2c::CoverageWatch watch;
+    S2C_CHECK(AddFrames(&watch, 0, 300, true, {}, &m) == 0, "a fully scored window fell short");
+  }
+  {
+    // min-coverage 0 checks nothing.
+    s2c::CoverageWatch watch;
+    int short_windows = 0;
+    for (GstClockTime t = 0; t < 300; t += 10) {
+      short_windows += watch.Add(kWindow, 0.0, t, false, {}, &m);
+    }
+    S2C_CHECK(short_windows == 0, "min-coverage 0 reported %d windows", short_windows);
+  }
+  {
+    // Distorted gaps: each window's own gaps, the cause over the unpaired
+    // references the gaps leave.
+    s2c::CoverageWatch watch;
+    s2c::LossCounts counts;
+    for (int i = 0; i < 10; ++i) watch.NoteDistGap();
+    counts.ref_unpaired = 10;
+    S2C_CHECK(AddFrames(&watch, 0, 110, false, counts, &m) == 1, "no short window");
+    S2C_CHECK(m.start == 0 && m.end == kWindow && m.ref_frames == 10 && m.frames_scored == 0,
+              "window [%lu, %lu): %lu frames, %lu scored", static_cast<unsigned long>(m.start),
+              static_cast<unsigned long>(m.end), static_cast<unsigned long>(m.ref_frames),
+              static_cast<unsigned long>(m.frames_scored));
+    S2C_CHECK(m.dist_gaps == 10 && m.ref_unpaired == 10, "gaps %lu, unpaired %lu",
+              static_cast<unsigned long>(m.dist_gaps), static_cast<unsigned long>(m.ref_unpaired));
+    S2C_CHECK(m.cause == "gaps", "cause %s", m.cause.c_str());
+    // The next window: only the growth since the first, and skips now.
+    counts.ref_skipped = 7;
+    S2C_CHECK(AddFrames(&watch, 110, 210, false, counts, &m) == 1, "no second short window");
+    S2C_CHECK(m.start == kWindow && m.dist_gaps == 0 && m.ref_unpaired == 0 &&
+                  m.ref_skipped == 7,
+              "second window: gaps %lu, unpaired %lu, skipped %lu",
+              static_cast<unsigned long>(m.dist_gaps), static_cast<unsigned long>(m.ref_unpaired),
+              static_cast<unsigned long>(m.ref_skipped));
+    S2C_CHECK(m.cause == "overloaded", "cause %s", m.cause.c_str());
+  }
+  {
+    // The closest miss of the window, whichever its sign; none in the next.
+    s2c::CoverageWatch watch;
+    s2c::LossCounts counts;
+    watch.NoteMiss(10 * GST_MSECOND);
+    watch.NoteMiss(-23 * GST_MSECOND);
+    watch.NoteMiss(-5 * GST_MSECOND);
+    counts.ref_unpaired = 2;
+    counts.dist_unpaired = 1;
+    S2C_CHECK(AddFrames(&watch, 0, 110, false, counts, &m) == 1, "no short window");
+    S2C_CHECK(m.cause == "not-pairing", "cause %s", m.cause.c_str());
+    S2C_CHECK(m.has_pad_offset && m.pad_offset == -5 * GST_MSECOND, "pad offset %ld",
+              static_cast<long>(m.pad_offset));
+    m.pairing_tolerance = GST_MSECOND;
+    const std::string text = s2c::ExplainCoverage(m);
+    S2C_CHECK(text.find("-5.000 ms") != std::string::npos &&
+                  text.find("pairing-tolerance (1.000 ms)") != std::string::npos,
+              "%s", text.c_str());
+    S2C_CHECK(AddFrames(&watch, 110, 210, false, counts, &m) == 1, "no second short window");
+    S2C_CHECK(!m.has_pad_offset && m.cause == "unknown", "second window: %s, offset %d",
+              m.cause.c_str(), m.has_pad_offset);
+  }
+  {
+    // Exactly min-coverage is enough: 5 of 10 scored.
+    s2c::CoverageWatch watch;
+    int short_windows = 0;
+    for (GstClockTime t = 0; t < 110; t += 10) {
+      short_windows += watch.Add(kWindow, 0.5, t, (t / 10) % 2 == 0, {}, &m);
+    }
+    S2C_CHECK(short_windows == 0, "half of the frames scored fell short");
+  }
+  return s2c::test::Finish();
+}
