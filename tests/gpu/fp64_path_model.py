@@ -18,8 +18,9 @@ each path, which is faster, and the f64 lanes per SM below which the
 integer path would win on an H200-like GPU (the crossover that
 src/device_fp64.h takes).
 """
-import csv
 import sys
+
+from profile_summary import number, rows  # the same raw page, read one way
 
 # name, SMs, boost clock (GHz), f64 lanes per SM, DRAM GB/s: NVIDIA's
 # published figures.
@@ -35,23 +36,12 @@ MEASURED_ON = GPUS[-1]
 
 
 def kernels(path):
-    rows = list(csv.reader(open(path)))
-    head = next(i for i, r in enumerate(rows) if "Kernel Name" in r)
-    col = {name: i for i, name in enumerate(rows[head])}
-    out = []
-    for r in rows[head + 1:]:
-        if len(r) < len(col):
-            continue
-        value = lambda name: float(r[col[name]].replace(",", ""))
-        try:
-            ns = value("gpu__time_duration.sum")
-        except ValueError:
-            continue  # the units row
-        f64 = sum(value(f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum")
-                  for op in ("dadd", "dmul", "dfma"))
-        dram = value("dram__bytes_read.sum") + value("dram__bytes_write.sum")
-        out.append((ns, f64, dram))
-    return out
+    """(ns, f64 thread operations, DRAM bytes) of each launch."""
+    return [(number(r, "gpu__time_duration.sum"),
+             sum(number(r, f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum")
+                 for op in ("dadd", "dmul", "dfma")),
+             number(r, "dram__bytes_read.sum") + number(r, "dram__bytes_write.sum"))
+            for r in rows(path)]
 
 
 def predict(ks, gpu, f64_lanes=None):
