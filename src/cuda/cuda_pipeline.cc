@@ -4,6 +4,7 @@
 // its order, or recorded as a graph with the scales side by side.
 #include "cuda/cuda_pipeline.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "blur_coeffs.h"
@@ -20,24 +21,32 @@ using cuda::PairPlanes;
 int LinearWidth(const Pyramid& pyr, int s) { return s < pyr.num_scales ? pyr.w[s] : 1; }
 int LinearHeight(const Pyramid& pyr, int s) { return s < pyr.num_scales ? pyr.h[s] : 1; }
 
-// Byte sizes of a slot's buffers for one frame size.
+// Byte sizes and places of a slot's buffers for one frame size (PairSlot):
+// in `planes`, scale 0's XYB and blurred planes from 0, the later scales
+// and linear_even from `later_at` (0: over scale 0's XYB and mu planes),
+// linear_odd from `odd_at`.
 struct SlotLayout {
-  size_t xyb[kNumScales] = {}, blur[kNumScales] = {}, odd, even, planes;
+  size_t xyb[kNumScales] = {}, blur[kNumScales] = {}, odd, even;
+  size_t later_at, odd_at, planes;
   size_t workspace[kNumScales] = {}, sums;
   SlotLayout(int width, int height) {
     const Pyramid pyr(width, height);
-    planes = 0;
     sums = CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double));
     for (int s = 0; s < pyr.num_scales; ++s) {
       xyb[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 6);
-      blur[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 15);
-      planes += xyb[s] + blur[s];
+      blur[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 3 * cuda::kNumBlurKinds);
       workspace[s] = CudaAlignUp(cuda::MapSumsWorkspaceBytes(pyr.w[s], pyr.h[s]));
       sums += workspace[s];
     }
     odd = PlaneBlock::Bytes(LinearWidth(pyr, 1), LinearHeight(pyr, 1), 6);
     even = PlaneBlock::Bytes(LinearWidth(pyr, 2), LinearHeight(pyr, 2), 6);
-    planes += odd + even;
+    size_t later = even;
+    for (int s = 1; s < pyr.num_scales; ++s) later += xyb[s] + blur[s];
+    const size_t scale0 = xyb[0] + blur[0];
+    const size_t reusable = xyb[0] + PlaneBlock::Bytes(pyr.w[0], pyr.h[0], 6);  // + mu1, mu2
+    later_at = later <= reusable ? 0 : scale0;
+    odd_at = std::max(scale0, later_at + later);
+    planes = odd_at + odd;
   }
 };
 
@@ -54,12 +63,11 @@ PairPlanes XybOf(const PairSlot& slot, const Pyramid& pyr, int s) {
   return slot.xyb[s].Pair(0, pyr.w[s], pyr.h[s]);
 }
 
+// Kind by kind: the mu planes of the three channels first (PairSlot).
 BlurPlanes BlurredOf(const PlaneBlock& block, int w, int h) {
   BlurPlanes b;
-  for (int c = 0; c < 3; ++c) {
-    for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
-      b.p[c][k] = block.View(c * cuda::kNumBlurKinds + k, w, h);
-    }
+  for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
+    for (int c = 0; c < 3; ++c) b.p[c][k] = block.View(k * 3 + c, w, h);
   }
   return b;
 }
@@ -164,6 +172,7 @@ Status EnqueueScale(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode,
   const cuda::F64Path path = mode == CudaSumMode::kExact ? slot.f64_path : cuda::F64Path::kNative;
   S2C_CUDA_TRY(cuda::LaunchBlurVerticalTerms(rg, xyb, blurred, slot.d_sum_workspace[s],
                                              observer ? &observed : nullptr, path, st));
+  if (s == 0) S2C_CUDA_TRY(cudaEventRecord(slot.scale0_read, st));
   S2C_CUDA_TRY(Mark(slot, base + 2));
   if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, observed));
   S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, st));
@@ -172,14 +181,17 @@ Status EnqueueScale(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode,
 }
 
 // The stages after the front end. The scale starts run in order on the
-// slot's stream (each writes the next scale's linear planes). With
-// `overlap` (graph recording), each scale's blurs and sums are forked to
-// the scale's own stream after its start and joined back before the
-// results' copy; otherwise all runs on the slot's stream in the CPU's order.
+// slot's stream (each writes the next scale's linear planes), scale 1's
+// once scale 0's vertical pass is done (it writes over planes that pass
+// reads). With `overlap` (graph recording), each scale's blurs and sums
+// are forked to the scale's own stream after its start and joined back
+// before the results' copy; otherwise all runs on the slot's stream in the
+// CPU's order.
 Status EnqueueStages(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode,
                      PlaneObserver* observer, bool overlap) {
   cudaStream_t st = slot.stream;
   for (int s = 0; s < pyr.num_scales; ++s) {
+    if (s == 1 && overlap) S2C_CUDA_TRY(cudaStreamWaitEvent(st, slot.scale0_read, 0));
     if (s > 0) S2C_RETURN_IF_ERROR(EnqueueScaleStart(slot, pyr, s, observer));
     if (overlap) {
       S2C_CUDA_TRY(cudaEventRecord(slot.started[s], st));
@@ -220,6 +232,7 @@ Pyramid::Pyramid(int width, int height) {
 Status CreateSlot(PairSlot& slot, bool time_stages) {
   S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.stream, cudaStreamNonBlocking));
   S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.done, cudaEventDisableTiming));
+  S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.scale0_read, cudaEventDisableTiming));
   for (int s = 0; s < kNumScales; ++s) {
     S2C_CUDA_TRY(cudaStreamCreateWithFlags(&slot.scale_stream[s], cudaStreamNonBlocking));
     S2C_CUDA_TRY(cudaEventCreateWithFlags(&slot.started[s], cudaEventDisableTiming));
@@ -251,6 +264,7 @@ void DestroySlot(PairSlot& slot) {
   if (slot.ssim_start) cudaEventDestroy(slot.ssim_start);
   if (slot.ssim_done) cudaEventDestroy(slot.ssim_done);
   if (slot.ssim_stream) cudaStreamDestroy(slot.ssim_stream);
+  if (slot.scale0_read) cudaEventDestroy(slot.scale0_read);
   if (slot.done) cudaEventDestroy(slot.done);
   if (slot.stream) cudaStreamDestroy(slot.stream);
 }
@@ -265,16 +279,18 @@ Status AllocateSlot(PairSlot& slot, int width, int height) {
   const Pyramid pyr(width, height);
   FreeSlot(slot);
   S2C_RETURN_IF_ERROR(slot.planes.Resize(l.planes));
-  uint8_t* at = slot.planes.get();
-  for (int s = 0; s < pyr.num_scales; ++s) {
+  uint8_t* const base = slot.planes.get();
+  slot.xyb[0].Carve(base, pyr.w[0], pyr.h[0]);
+  slot.blur[0].Carve(base + l.xyb[0], pyr.w[0], pyr.h[0]);
+  uint8_t* at = base + l.later_at;
+  for (int s = 1; s < pyr.num_scales; ++s) {
     slot.xyb[s].Carve(at, pyr.w[s], pyr.h[s]);
     at += l.xyb[s];
     slot.blur[s].Carve(at, pyr.w[s], pyr.h[s]);
     at += l.blur[s];
   }
-  slot.linear_odd.Carve(at, LinearWidth(pyr, 1), LinearHeight(pyr, 1));
-  at += l.odd;
   slot.linear_even.Carve(at, LinearWidth(pyr, 2), LinearHeight(pyr, 2));
+  slot.linear_odd.Carve(base + l.odd_at, LinearWidth(pyr, 1), LinearHeight(pyr, 1));
   S2C_RETURN_IF_ERROR(slot.sums.Resize(l.sums));
   at = slot.sums.get();
   slot.d_sums = reinterpret_cast<double*>(at);

@@ -45,12 +45,18 @@ constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
 
 // Everything one pair in flight owns.
 //
-// Each scale has its own XYB and blurred planes and its own ordered-sum
-// workspace, so that in the recorded graph every scale's blurs and sums run
-// beside the other scales' (a third more memory than planes for scale 0
-// alone). The linear planes of scales >= 1 alternate (odd scales:
-// linear_odd, sized for scale 1; even: linear_even, sized for scale 2): the
-// scale starts run one after another on the slot's stream.
+// One block holds scale 0's XYB planes and blurred planes, the blurred ones
+// kind by kind (mu1 of the three channels, mu2, sigma11, sigma22, sigma12),
+// so that the XYB planes and the mu planes, which nothing reads once scale
+// 0's vertical pass is done, are one region at the block's start. Scales
+// 1 and on (their XYB and blurred planes, and the linear planes of the
+// even scales) are carved from that region and start once the vertical
+// pass is done: their blurs and sums run beside scale 0's sums. Each scale
+// has its own ordered-sum workspace. The linear planes of the odd scales
+// (linear_odd, sized for scale 1) are written by the front end and have a
+// block of their own. Frames too small for the region's reuse (the rows'
+// padding outweighs the halving) give the later scales a block of their
+// own after scale 0's.
 struct PairSlot {
   // The front end, the scale starts, the results' copy; in call-by-call
   // mode everything.
@@ -61,6 +67,7 @@ struct PairSlot {
   cudaEvent_t done = nullptr;
   cudaEvent_t started[kNumScales] = {};   // scale s's XYB planes written
   cudaEvent_t finished[kNumScales] = {};  // scale s's sums written
+  cudaEvent_t scale0_read = nullptr;      // scale 0's vertical pass done
   cudaEvent_t stage[kNumStageEvents] = {};
   DeviceBuffer planes;
   PlaneBlock xyb[kNumScales], blur[kNumScales], linear_odd, linear_even;
