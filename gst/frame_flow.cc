@@ -147,7 +147,8 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     const Status status =
         flow == GST_FLOW_OK ? p->backend->Configure(rf.desc.width, rf.desc.height)
                             : Status::Ok();
-    p->device_bytes = p->backend->DeviceBytes();  // a failed Configure holds none
+    // What the backend holds for the new size, or still holds after a refusal.
+    p->device_bytes = p->backend->DeviceBytes();
     if (!status.ok()) {
       GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
                         ("The %s backend could not be set up for %dx%d frames: %s.",
