@@ -10,15 +10,13 @@ namespace s2c {
 
 namespace {
 
-Status MakeCuda(GstElement* element, int device_id, int max_in_flight, DeviceFp64 device_fp64,
+Status MakeCuda(GstElement* element, const BackendRequest& request,
                 std::unique_ptr<Backend>* out) {
 #ifdef S2C_GST_CUDA
-  return MakeContextBoundCudaBackend(element, device_id, max_in_flight, device_fp64, out);
+  return MakeContextBoundCudaBackend(element, request, out);
 #else
   (void)element;
-  (void)device_id;
-  (void)max_in_flight;
-  (void)device_fp64;
+  (void)request;
   (void)out;
   return Unsupported("this build of ssimulacra2cmp has no CUDA backend");
 #endif
@@ -26,22 +24,21 @@ Status MakeCuda(GstElement* element, int device_id, int max_in_flight, DeviceFp6
 
 }  // namespace
 
-Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
+Status SelectBackend(GstElement* element, const BackendRequest& request,
                      BackendSelection* out) {
   out->backend.reset();
   out->is_cuda = false;
   out->fallback_reason.clear();
-  if (choice != BackendChoice::kCpu) {
-    Status cuda = MakeCuda(element, device_id, max_in_flight, device_fp64, &out->backend);
+  if (request.choice != BackendChoice::kCpu) {
+    Status cuda = MakeCuda(element, request, &out->backend);
     if (cuda.ok()) {
       out->is_cuda = true;
       return cuda;
     }
-    if (choice == BackendChoice::kCuda) return cuda;
+    if (request.choice == BackendChoice::kCuda) return cuda;
     out->fallback_reason = cuda.message();
   }
-  out->backend = MakeCpuBackend(cpu_threads);
+  out->backend = MakeCpuBackend(request.cpu_threads);
   if (!out->backend) {
     return Status(StatusCode::kInternal, "could not create the CPU backend");
   }

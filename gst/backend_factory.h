@@ -9,6 +9,7 @@
 
 #include <gst/gst.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,6 +21,17 @@ namespace s2c {
 
 enum class BackendChoice : int { kAuto = 0, kCpu = 1, kCuda = 2 };
 
+// What the element asks SelectBackend for: its backend properties.
+struct BackendRequest {
+  BackendChoice choice = BackendChoice::kAuto;
+  int cuda_device_id = -1;   // -1: the shared context's, else device 0
+  int max_in_flight = 2;
+  DeviceFp64 device_fp64 = DeviceFp64::kAuto;  // the CUDA backend's f64 path
+  // The CUDA backend's device memory limit in bytes (0: none).
+  uint64_t device_memory_limit = 0;
+  int cpu_threads = 0;  // <= 0: one per core
+};
+
 struct BackendSelection {
   std::unique_ptr<Backend> backend;
   bool is_cuda = false;  // reads CUDA memory in place
@@ -30,10 +42,7 @@ struct BackendSelection {
 // kCuda without a usable device (or in a build without CUDA) fails with
 // kNoDevice / kUnsupported; kAuto then takes the CPU and says why.
 // `element` is the one whose CUDA context is shared through GstContext.
-// `cpu_threads` <= 0: one per core. `device_fp64`: the CUDA backend's f64
-// path.
-Status SelectBackend(GstElement* element, BackendChoice choice, int device_id,
-                     int max_in_flight, DeviceFp64 device_fp64, int cpu_threads,
+Status SelectBackend(GstElement* element, const BackendRequest& request,
                      BackendSelection* out);
 
 }  // namespace s2c

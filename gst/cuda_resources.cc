@@ -58,6 +58,8 @@ class ContextBoundBackend : public Backend {
     return Bound([&] { return inner_->Submit(ref, dist, memory, tag); });
   }
   int InFlight() const override { return inner_->InFlight(); }
+  int Capacity() const override { return inner_->Capacity(); }
+  size_t DeviceBytes() const override { return inner_->DeviceBytes(); }
   Status CollectOldest(bool wait, bool* ready, uint64_t* tag, Result* out) override {
     return Bound([&] { return inner_->CollectOldest(wait, ready, tag, out); });
   }
@@ -135,8 +137,9 @@ void WaitForCudaWriters(GstBuffer* buffer) {
   }
 }
 
-Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_in_flight,
-                                   DeviceFp64 device_fp64, std::unique_ptr<Backend>* out) {
+Status MakeContextBoundCudaBackend(GstElement* element, const BackendRequest& request,
+                                   std::unique_ptr<Backend>* out) {
+  const int device_id = request.cuda_device_id;
   if (!gst_cuda_load_library()) {
     return Status(StatusCode::kNoDevice, "the CUDA driver library could not be loaded");
   }
@@ -156,14 +159,15 @@ Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_i
   }
   CudaBackendOptions options;
   options.device_id = static_cast<int>(context_device);
-  options.max_in_flight = max_in_flight;
-  options.device_fp64 = device_fp64;
+  options.max_in_flight = request.max_in_flight;
+  options.device_fp64 = request.device_fp64;
+  options.device_memory_limit = static_cast<size_t>(request.device_memory_limit);
   const Status status = MakeCudaBackend(options, &cuda);
   gst_cuda_context_pop(nullptr);
   if (!status.ok()) return status;
   GST_INFO_OBJECT(element, "CUDA device %u: f64 steps on the %s path (device-fp64=%s)",
                   context_device, DeviceFp64Name(cuda->F64PathInUse()),
-                  DeviceFp64Name(device_fp64));
+                  DeviceFp64Name(request.device_fp64));
   *out = std::make_unique<ContextBoundBackend>(context, std::move(cuda));
   return Status::Ok();
 }

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "backend.h"
-#include "device_fp64.h"
+#include "backend_factory.h"
 #include "status.h"
 
 namespace s2c {
@@ -48,8 +48,8 @@ void WaitForCudaWriters(GstBuffer* buffer);
 // context pushed, which the CUDA backend requires and which makes the device
 // pointers of GST_MAP_CUDA valid for it. kNoDevice when the driver or a
 // device is missing. The f64 path device_fp64 resolves to is logged.
-Status MakeContextBoundCudaBackend(GstElement* element, int device_id, int max_in_flight,
-                                   DeviceFp64 device_fp64, std::unique_ptr<Backend>* out);
+Status MakeContextBoundCudaBackend(GstElement* element, const BackendRequest& request,
+                                   std::unique_ptr<Backend>* out);
 
 }  // namespace s2c
 

@@ -243,6 +243,15 @@ void InstallElementProperties(GObjectClass* oc) {
                         "native on every GPU at the integer path's present cost)",
                         DeviceFp64GetType(), static_cast<int>(DEFAULT_DEVICE_FP64), flags));
   g_object_class_install_property(
+      oc, PROP_DEVICE_MEMORY_LIMIT,
+      g_param_spec_uint64("device-memory-limit", "Device memory limit",
+                          "Bytes of device memory the CUDA backend's workspaces may take "
+                          "(0: no limit). Fewer pairs than max-in-flight are kept on the GPU "
+                          "where that many do not fit (with a warning); a frame size for "
+                          "which not even one fits is an error. Frames uploaded from system "
+                          "memory take two frames per pair on top",
+                          0, G_MAXUINT64, DEFAULT_DEVICE_MEMORY_LIMIT, flags));
+  g_object_class_install_property(
       oc, PROP_LABEL,
       g_param_spec_string("label", "Label",
                           "Names the monitored channel in every message and results record "
@@ -259,6 +268,13 @@ void InstallElementProperties(GObjectClass* oc) {
                          "The segment's statistics so far, with the fields of the "
                          "summary message (reason \"running\")",
                          GST_TYPE_STRUCTURE, read_only));
+  g_object_class_install_property(
+      oc, PROP_DEVICE_MEMORY,
+      g_param_spec_uint64("device-memory", "Device memory",
+                          "Bytes of device memory the element's backend holds now (0 on the "
+                          "CPU backend and while stopped); at most device-memory-limit plus "
+                          "the uploaded frames",
+                          0, G_MAXUINT64, 0, read_only));
   gst_type_mark_as_plugin_api(BackendChoiceGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(ResultsFormatGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(LivePolicyGetType(), static_cast<GstPluginAPIFlags>(0));
@@ -312,6 +328,7 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
     case PROP_SUMMARY_INTERVAL: s->summary_interval = g_value_get_uint64(value); return true;
     case PROP_MIN_COVERAGE: s->min_coverage = g_value_get_double(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
+    case PROP_DEVICE_MEMORY_LIMIT: s->device_memory_limit = g_value_get_uint64(value); return true;
     case PROP_DEVICE_FP64:
       s->device_fp64 = static_cast<DeviceFp64>(g_value_get_enum(value));
       return true;
@@ -363,6 +380,7 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
     case PROP_SUMMARY_INTERVAL: g_value_set_uint64(value, s.summary_interval); return true;
     case PROP_MIN_COVERAGE: g_value_set_double(value, s.min_coverage); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
+    case PROP_DEVICE_MEMORY_LIMIT: g_value_set_uint64(value, s.device_memory_limit); return true;
     case PROP_DEVICE_FP64: g_value_set_enum(value, static_cast<int>(s.device_fp64)); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;
     default:

@@ -45,8 +45,10 @@ enum ElementProperty {
   PROP_FEED_TIMEOUT,
   PROP_SUMMARY_INTERVAL,
   PROP_MIN_COVERAGE,
-  PROP_LAST_SCORE,  // read-only, the element answers
-  PROP_STATS,       // read-only, the element answers
+  PROP_DEVICE_MEMORY_LIMIT,
+  PROP_LAST_SCORE,     // read-only, the element answers
+  PROP_STATS,          // read-only, the element answers
+  PROP_DEVICE_MEMORY,  // read-only, the element answers
 };
 
 #define DEFAULT_BACKEND s2c::BackendChoice::kAuto
@@ -68,6 +70,7 @@ enum ElementProperty {
 #define DEFAULT_CPU_THREADS 0
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
 #define DEFAULT_DEVICE_FP64 s2c::DeviceFp64::kAuto
+#define DEFAULT_DEVICE_MEMORY_LIMIT 0
 
 // The string properties, kept apart from ElementSettings so that copying
 // the settings on each frame never allocates.
@@ -99,6 +102,7 @@ struct ElementSettings {
   int cpu_threads = DEFAULT_CPU_THREADS;
   unsigned metrics = DEFAULT_METRICS;  // Metric bits
   DeviceFp64 device_fp64 = DEFAULT_DEVICE_FP64;
+  uint64_t device_memory_limit = DEFAULT_DEVICE_MEMORY_LIMIT;  // bytes, 0: none
 };
 
 // The pairing tolerance in effect: pairing-tolerance when the application

@@ -2,6 +2,10 @@
 // Helpers shared by the element's files (element_state.h).
 #include "element_state.h"
 
+#include <algorithm>
+
+#include "pairing.h"
+
 namespace s2c {
 
 ElementSettings ReadSettings(GstSsimulacra2Cmp* self) {
@@ -18,6 +22,36 @@ bool IsLive(GstSsimulacra2Cmp* self) {
 int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live) {
   const PadFormat& ref = p->format[kRef];
   return PairingTolerance(s, live, ref.known ? ref.info.fps_n : 0, ref.info.fps_d);
+}
+
+int PairsInFlight(GstSsimulacra2Cmp* self) {
+  const int max_in_flight = ReadSettings(self).max_in_flight;
+  const Backend* backend = self->priv->backend.get();
+  return backend != nullptr ? std::min(max_in_flight, backend->Capacity()) : max_in_flight;
+}
+
+// Latency: the frames on the backend (PairsInFlight - 1), plus how long a
+// reference frame may wait for its partner: a negative dist-offset (the
+// distorted feed runs late) and the pairing tolerance. Without the wait, a live pipeline's
+// deadline would pass every reference frame on before its partner arrives.
+void UpdateLatency(GstSsimulacra2Cmp* self) {
+  ElementState* p = self->priv;
+  const ElementSettings settings = ReadSettings(self);
+  const GstVideoInfo& info = p->format[kRef].info;
+  GstClockTime latency = 0;
+  if (p->format[kRef].known && info.fps_n > 0) {
+    const int frames = PairsInFlight(self) - 1;
+    latency = gst_util_uint64_scale_int(static_cast<guint64>(frames) * GST_SECOND,
+                                        info.fps_d, info.fps_n);
+  }
+  if (settings.dist_offset < 0) {
+    // -dist_offset as an unsigned magnitude (INT64_MIN has no int64 negation).
+    latency = SaturatingLatency(latency, 0 - static_cast<uint64_t>(settings.dist_offset));
+  }
+  // The latency matters only live: the live tolerance.
+  const int64_t tolerance = CurrentPairingTolerance(p, settings, true);
+  latency = SaturatingLatency(latency, static_cast<uint64_t>(tolerance));
+  gst_aggregator_set_latency(Agg(self), latency, latency);
 }
 
 void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s) {

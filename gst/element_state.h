@@ -102,6 +102,13 @@ struct ElementState {
   // never at the same time (the base class stops the task around flush).
   std::unique_ptr<Backend> backend;
   bool backend_is_cuda = false;
+  // The backend's DeviceBytes after its last Configure or Submit, for the
+  // device-memory property, which the application reads from its own
+  // thread; 0 without a backend.
+  std::atomic<uint64_t> device_bytes{0};
+  // PairsInFlight when the element last warned that the backend keeps
+  // fewer pairs than max-in-flight (0: no warning since start).
+  int warned_pairs = 0;
   // The backend's, set at start; written under results_lock.
   unsigned metrics = kMetricSsimulacra2;
   int configured_width = 0;
@@ -173,6 +180,16 @@ inline GstAggregator* Agg(GstSsimulacra2Cmp* self) { return GST_AGGREGATOR(self)
 // Whether the pipeline is live (GstAggregator knows a latency only then).
 // Takes the aggregator's source lock: never from get_next_time.
 bool IsLive(GstSsimulacra2Cmp* self);
+
+// The pairs the element keeps on the backend at most: max-in-flight, or
+// fewer where the backend has room for fewer (Backend::Capacity: a CUDA
+// backend fitted to device-memory-limit). Streaming thread only.
+int PairsInFlight(GstSsimulacra2Cmp* self);
+
+// Sets the aggregator's latency from the frames on the backend, the
+// reference's framerate, dist-offset and the pairing tolerance; a change
+// posts a LATENCY message.
+void UpdateLatency(GstSsimulacra2Cmp* self);
 
 // The pairing tolerance in effect (PairingTolerance) at the reference's
 // negotiated framerate.

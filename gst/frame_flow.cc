@@ -10,6 +10,9 @@
 #include "pairing.h"
 #include "results_output.h"
 
+GST_DEBUG_CATEGORY_EXTERN(gst_ssimulacra2_cmp_debug);
+#define GST_CAT_DEFAULT gst_ssimulacra2_cmp_debug
+
 namespace s2c {
 namespace {
 
@@ -81,7 +84,30 @@ GstFlowReturn SkipPairOfTwoSizes(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuf
   }
   gst_buffer_unref(dist);
   QueueUnscored(p, ref, ref_running_time);
-  return Drain(self, ReadSettings(self).max_in_flight - 1);
+  return Drain(self, PairsInFlight(self) - 1);
+}
+
+// After the backend was set up for a new size: the pairs it has room for.
+// Where that is fewer than
+// max-in-flight (device-memory-limit), a warning says so, once per change,
+// and the latency follows.
+void NoteConfigured(GstSsimulacra2Cmp* self, const FrameDesc& size) {
+  ElementState* p = self->priv;
+  const int max_in_flight = ReadSettings(self).max_in_flight;
+  const int pairs = PairsInFlight(self);
+  GST_INFO_OBJECT(self, "%dx%d frames: %d pairs in flight (max-in-flight %d), %" G_GUINT64_FORMAT
+                  " bytes of device memory",
+                  size.width, size.height, pairs, max_in_flight,
+                  static_cast<guint64>(p->device_bytes));
+  if (pairs < max_in_flight && pairs != p->warned_pairs) {
+    GST_ELEMENT_WARNING(self, RESOURCE, NO_SPACE_LEFT,
+                        ("Only %d of max-in-flight=%d frame pairs fit in device-memory-limit "
+                         "for %dx%d frames; scoring goes on with %d in flight.",
+                         pairs, max_in_flight, size.width, size.height, pairs),
+                        (nullptr));
+    p->warned_pairs = pairs;
+  }
+  UpdateLatency(self);
 }
 
 // Checks a pair against the negotiated formats, sets the backend up for a
@@ -121,6 +147,8 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     const Status status =
         flow == GST_FLOW_OK ? p->backend->Configure(rf.desc.width, rf.desc.height)
                             : Status::Ok();
+    // What the backend holds for the new size, or still holds after a refusal.
+    p->device_bytes = p->backend->DeviceBytes();
     if (!status.ok()) {
       GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
                         ("The %s backend could not be set up for %dx%d frames: %s.",
@@ -132,6 +160,7 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     if (flow == GST_FLOW_OK) {
       p->configured_width = rf.desc.width;
       p->configured_height = rf.desc.height;
+      NoteConfigured(self, rf.desc);
     }
   }
   if (flow != GST_FLOW_OK) {
@@ -188,7 +217,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   gst_clear_buffer(&dist);
   if (ref_gap) {
     QueueGap(p, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
-    return Drain(self, s.max_in_flight - 1);
+    return Drain(self, PairsInFlight(self) - 1);
   }
   if (dist_gap) {
     gst_aggregator_pad_drop_buffer(dist_pad);
@@ -213,7 +242,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
     case PairAction::kWait:
       // Results that are ready leave; live, so do references whose
       // deadline has passed.
-      return Drain(self, s.max_in_flight - 1);
+      return Drain(self, PairsInFlight(self) - 1);
     case PairAction::kDone:
       return Finish(self);
     case PairAction::kDistUnpaired: {
@@ -240,7 +269,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
         }
       }
       QueueUnscored(p, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
-      return Drain(self, s.max_in_flight - 1);
+      return Drain(self, PairsInFlight(self) - 1);
     }
     case PairAction::kPair: {
       GstBuffer* r = gst_aggregator_pad_pop_buffer(ref_pad);

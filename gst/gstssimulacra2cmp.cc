@@ -24,7 +24,7 @@
 #include "cuda_resources.h"
 #endif
 
-GST_DEBUG_CATEGORY_STATIC(gst_ssimulacra2_cmp_debug);
+GST_DEBUG_CATEGORY(gst_ssimulacra2_cmp_debug);
 #define GST_CAT_DEFAULT gst_ssimulacra2_cmp_debug
 
 G_DEFINE_TYPE(GstSsimulacra2Cmp, gst_ssimulacra2_cmp, GST_TYPE_AGGREGATOR);
@@ -35,30 +35,6 @@ namespace s2c {
 namespace {
 
 const char* const kPadNames[2] = {"ref_sink", "dist_sink"};
-
-// Latency: the frames on the backend, plus how long a reference frame may
-// wait for its partner: a negative dist-offset (the distorted feed runs
-// late) and the pairing tolerance. Without the wait, a live pipeline's
-// deadline would pass every reference frame on before its partner arrives.
-void UpdateLatency(GstSsimulacra2Cmp* self) {
-  s2c::ElementState* p = self->priv;
-  const s2c::ElementSettings settings = ReadSettings(self);
-  const GstVideoInfo& info = p->format[kRef].info;
-  GstClockTime latency = 0;
-  if (p->format[kRef].known && info.fps_n > 0) {
-    const int frames = settings.max_in_flight - 1;
-    latency = gst_util_uint64_scale_int(static_cast<guint64>(frames) * GST_SECOND,
-                                        info.fps_d, info.fps_n);
-  }
-  if (settings.dist_offset < 0) {
-    // -dist_offset as an unsigned magnitude (INT64_MIN has no int64 negation).
-    latency = s2c::SaturatingLatency(latency, 0 - static_cast<uint64_t>(settings.dist_offset));
-  }
-  // The latency matters only live: the live tolerance.
-  const int64_t tolerance = s2c::CurrentPairingTolerance(p, settings, true);
-  latency = s2c::SaturatingLatency(latency, static_cast<uint64_t>(tolerance));
-  gst_aggregator_set_latency(Agg(self), latency, latency);
-}
 
 // Frames of one size whose pixels have different shapes are still compared
 // sample for sample: a warning each time the two pads start to differ.
@@ -286,10 +262,15 @@ GstFlowReturn UpdateSrcCaps(GstAggregator* agg, GstCaps* downstream, GstCaps** r
 bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
                const std::string& location, const std::string& label) {
   s2c::ElementState* p = self->priv;
+  s2c::BackendRequest request;
+  request.choice = s.backend;
+  request.cuda_device_id = s.cuda_device_id;
+  request.max_in_flight = s.max_in_flight;
+  request.device_fp64 = s.device_fp64;
+  request.device_memory_limit = s.device_memory_limit;
+  request.cpu_threads = s.cpu_threads;
   s2c::BackendSelection selection;
-  const s2c::Status status = s2c::SelectBackend(
-      GST_ELEMENT(self), s.backend, s.cuda_device_id, s.max_in_flight, s.device_fp64,
-      s.cpu_threads, &selection);
+  const s2c::Status status = s2c::SelectBackend(GST_ELEMENT(self), request, &selection);
   if (!status.ok()) {
     GST_ELEMENT_ERROR(self, RESOURCE, NOT_FOUND,
                       ("backend=cuda but no usable CUDA device: %s. Use backend=cpu, "
@@ -328,6 +309,8 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
     p->label = label;
   }
   p->configured_width = p->configured_height = 0;
+  p->device_bytes = p->backend->DeviceBytes();
+  p->warned_pairs = 0;
   p->negotiation_failed = false;
   p->paired_any = false;
   p->warned_rates = false;
@@ -369,6 +352,7 @@ gboolean Stop(GstAggregator* agg) {
   s2c::StopFeedWatch(GST_SSIMULACRA2_CMP(agg));
   if (p->backend) DropPending(p);
   p->backend.reset();
+  p->device_bytes = 0;
   // Stopped before EOS: the file still gets the summary of what was scored.
   s2c::CloseResults(GST_SSIMULACRA2_CMP(agg));
   gst_clear_caps(&p->ref_caps);
@@ -450,6 +434,9 @@ void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
     }
     case s2c::PROP_STATS:
       g_value_take_boxed(value, MakeSummary(p, "running").ToStructure());
+      return;
+    case s2c::PROP_DEVICE_MEMORY:
+      g_value_set_uint64(value, p->device_bytes);
       return;
     default:
       break;

@@ -378,6 +378,9 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
       ViewOfVideoFrame(pending->ref_frame, rf.desc),
       ViewOfVideoFrame(pending->dist_frame, df.desc),
       device ? MemoryKind::kDevice : MemoryKind::kHost, pending->tag);
+  // The first pair of a size or format sizes the uploads' copies and SSIM's
+  // workspace.
+  p->device_bytes = p->backend->DeviceBytes();
   if (!status.ok()) {
     UnmapPending(pending);
     if (status.code() == StatusCode::kCancelled) return GST_FLOW_FLUSHING;
@@ -396,9 +399,9 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
 // there is room for, the oldest are skipped at once. An overloaded backend is better spent on the newest
 // frames than on scores that would all come too late.
 GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
-                           int max_in_flight, bool* started) {
+                           int pairs_in_flight, bool* started) {
   ElementState* p = self->priv;
-  int room = max_in_flight - p->backend->InFlight();
+  int room = pairs_in_flight - p->backend->InFlight();
   if (room <= 0) return GST_FLOW_OK;
   const auto startable = [&](const Pending& e) {
     return e.state == PairState::kWaiting && !deadline.Passed(e.frame.running_time);
@@ -503,20 +506,20 @@ GstFlowReturn QueuePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
   pending.dist = dist;
   pending.frame = frame;
   self->priv->pending.push_back(pending);
-  // At most max-in-flight - 1 pairs stay on the backend until the next call:
-  // the latency UpdateLatency reports, and none at all with max-in-flight 1.
-  return Drain(self, ReadSettings(self).max_in_flight - 1);
+  // At most PairsInFlight - 1 pairs stay on the backend until the next
+  // call: the latency UpdateLatency reports, and none at all with one pair.
+  return Drain(self, PairsInFlight(self) - 1);
 }
 
 GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep) {
   ElementState* p = self->priv;
-  const int max_in_flight = ReadSettings(self).max_in_flight;
+  const int pairs_in_flight = PairsInFlight(self);
   const Deadline deadline = keep == 0 ? Deadline() : DeadlineNow(self);
   for (;;) {
     const Status status = CollectFinished(p, deadline);
     if (!status.ok()) return BackendFailed(self, status);
     bool started = false, sent = false;
-    GstFlowReturn flow = StartWaiting(self, deadline, max_in_flight, &started);
+    GstFlowReturn flow = StartWaiting(self, deadline, pairs_in_flight, &started);
     if (flow == GST_FLOW_OK) flow = SendFront(self, deadline, keep, &sent);
     if (flow != GST_FLOW_OK) return flow;
     if (!started && !sent) break;

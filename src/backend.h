@@ -7,6 +7,7 @@
 #ifndef S2C_BACKEND_H_
 #define S2C_BACKEND_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -46,6 +47,17 @@ class Backend {
 
   // Pairs submitted and not yet collected.
   virtual int InFlight() const = 0;
+
+  // Pairs Submit takes at once, for the frame size of the last Configure:
+  // the most a caller may keep in flight. A backend with one workspace per
+  // pair says how many it holds (the CUDA backend: max_in_flight, or fewer
+  // under a device memory limit); one that queues without bound (the CPU
+  // backend) says INT_MAX.
+  virtual int Capacity() const = 0;
+
+  // Device memory this backend holds now, in bytes (0 for one that scores
+  // in host memory).
+  virtual size_t DeviceBytes() const = 0;
 
   // Result of the oldest pair in flight. With `wait` false and the pair not
   // finished, returns Ok with *ready = false. A device failure is returned

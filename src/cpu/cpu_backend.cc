@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
+#include <limits>
 #include <mutex>
 #include <new>
 #include <string>
@@ -137,6 +138,11 @@ class CpuBackend : public Backend {
     std::lock_guard<std::mutex> lock(mutex_);
     return in_flight_;
   }
+
+  // The queue has no bound: the caller decides how many pairs wait.
+  int Capacity() const override { return std::numeric_limits<int>::max(); }
+
+  size_t DeviceBytes() const override { return 0; }
 
   Status CollectOldest(bool wait, bool* ready, uint64_t* tag, Result* out) override {
     std::unique_lock<std::mutex> lock(mutex_);

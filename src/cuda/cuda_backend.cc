@@ -18,6 +18,7 @@
 
 #include "cuda/cuda_pipeline.h"
 #include "cuda/cuda_status.h"
+#include "device_memory_budget.h"
 #include "frontend.h"
 #include "ssim_launch.h"
 #include "ssim_planes.h"
@@ -54,7 +55,7 @@ bool IsPinned(const FrameView& frame) {
 class CudaBackendImpl : public CudaBackend {
  public:
   explicit CudaBackendImpl(const CudaBackendOptions& options)
-      : options_(options), slots_(options.max_in_flight) {}
+      : options_(options), slots_(options.max_in_flight), capacity_(options.max_in_flight) {}
 
   ~CudaBackendImpl() override {
     for (PairSlot& s : slots_) DestroySlot(s);
@@ -76,7 +77,7 @@ class CudaBackendImpl : public CudaBackend {
     if (count_ != 0) return InvalidArgument("SetMetrics with pairs in flight: collect them first");
     if (metrics == metrics_) return Status::Ok();
     // The next Configure sizes the slots for the new set.
-    for (PairSlot& s : slots_) FreeSlot(s);
+    for (PairSlot& s : slots_) FreeWorkspaces(s);
     width_ = height_ = 0;
     metrics_ = metrics;
     return Status::Ok();
@@ -88,8 +89,9 @@ class CudaBackendImpl : public CudaBackend {
       return InvalidArgument("Configure with pairs in flight: collect them first");
     }
     if (width == width_ && height == height_) return Status::Ok();
-    // Refuse a size the device cannot hold before any work starts.
-    for (PairSlot& s : slots_) FreeSlot(s);
+    // Refuse a size the device (or the limit) cannot hold before any work
+    // starts.
+    for (PairSlot& s : slots_) FreeWorkspaces(s);
     width_ = height_ = 0;
     size_t free_bytes = 0, total_bytes = 0;
     S2C_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -105,18 +107,24 @@ class CudaBackendImpl : public CudaBackend {
       S2C_RETURN_IF_ERROR(DescribeFormat(i420, &layout));
       per_slot += CudaSsim::DeviceBytes(layout);
     }
-    const size_t needed = per_slot * slots_.size();
+    int pairs = 0;
+    S2C_RETURN_IF_ERROR(FitPairsInFlight(per_slot, options_.device_memory_limit,
+                                         static_cast<int>(slots_.size()), width, height, &pairs));
+    const size_t needed = per_slot * pairs;
     if (needed > free_bytes) {
       return Status(StatusCode::kOutOfMemory,
                     "frames of " + SizeText(width, height) + " need " +
                         std::to_string(needed >> 20) + " MiB of device memory (" +
-                        std::to_string(slots_.size()) +
-                        " pairs in flight) but only " +
+                        std::to_string(pairs) + " pairs in flight) but only " +
                         std::to_string(free_bytes >> 20) + " MiB are free");
     }
+    // Only the first `pairs` slots take pairs (Submit, Retire); the others
+    // keep no workspace.
     if (metrics_ & kMetricSsimulacra2) {
-      for (PairSlot& s : slots_) S2C_RETURN_IF_ERROR(AllocateSlot(s, width, height));
+      for (int i = 0; i < pairs; ++i) S2C_RETURN_IF_ERROR(AllocateSlot(slots_[i], width, height));
     }
+    capacity_ = pairs;
+    head_ = 0;
     width_ = width;
     height_ = height;
     return Status::Ok();
@@ -124,11 +132,11 @@ class CudaBackendImpl : public CudaBackend {
 
   Status Submit(const FrameView& ref, const FrameView& dist, MemoryKind memory,
                 uint64_t tag) override {
-    if (count_ == static_cast<int>(slots_.size())) {
+    if (count_ == capacity_) {
       return InvalidArgument("already " + std::to_string(count_) +
                              " pairs in flight: collect one first");
     }
-    PairSlot& slot = slots_[(head_ + count_) % slots_.size()];
+    PairSlot& slot = slots_[(head_ + count_) % capacity_];
     PairFrames frames;
     S2C_RETURN_IF_ERROR(Prepare(ref, dist, memory, slot, &frames));
     slot.tag = tag;
@@ -143,6 +151,7 @@ class CudaBackendImpl : public CudaBackend {
   }
 
   int InFlight() const override { return count_; }
+  int Capacity() const override { return capacity_; }
 
   Status CollectOldest(bool wait, bool* ready, uint64_t* tag,
                        Result* out) override {
@@ -410,9 +419,19 @@ class CudaBackendImpl : public CudaBackend {
     cudaStreamSynchronize(slot.stream);
   }
 
+  // Everything of a slot sized for a frame size or format: the pipeline's
+  // buffers, the uploads' copies and SSIM's workspace. They are made again
+  // for the next size (Configure) and at its first pair (Prepare).
+  static void FreeWorkspaces(PairSlot& slot) {
+    FreeSlot(slot);
+    slot.raw[0].Free();
+    slot.raw[1].Free();
+    slot.ssim.Release();
+  }
+
   // Drops the oldest pair, passing `st` through.
   Status Retire(Status st) {
-    head_ = (head_ + 1) % slots_.size();
+    head_ = (head_ + 1) % capacity_;
     --count_;
     return st;
   }
@@ -420,6 +439,7 @@ class CudaBackendImpl : public CudaBackend {
   CudaBackendOptions options_;
   bool graphs_usable_ = options_.use_graphs;
   std::vector<PairSlot> slots_;
+  int capacity_;  // the slots in use, from the front: Configure fits them
   ThreadPool copy_pool_{CopyThreads()};
   int head_ = 0;
   int count_ = 0;

@@ -30,6 +30,12 @@ namespace s2c {
 struct CudaBackendOptions {
   int device_id = -1;     // -1: the current context, else device 0
   int max_in_flight = 2;  // pairs (and streams, workspaces) at once, >= 1
+  // Device bytes the workspaces of the pairs in flight may take (0: no
+  // limit). Configure keeps fewer than max_in_flight pairs in flight where
+  // that many do not fit (Capacity says how many), and fails with
+  // kOutOfMemory where not even one does. The copies of frames uploaded
+  // from host memory, two per pair, sized at the pair, come on top.
+  size_t device_memory_limit = 0;
   CudaSumMode sum_mode = CudaSumMode::kExact;
   bool time_stages = false;  // record events between stages (benchmark)
   // Replay everything after a pair's front end as one CUDA graph (recorded
@@ -53,9 +59,6 @@ class CudaBackend : public Backend {
   virtual Status CompareWithPlanes(const FrameView& ref, const FrameView& dist,
                                    MemoryKind memory, Result* out,
                                    PlaneObserver* observer) = 0;
-
-  // Device memory this backend holds now, in bytes.
-  virtual size_t DeviceBytes() const = 0;
 
   virtual CudaStageTimes LastStageTimes() const = 0;
 

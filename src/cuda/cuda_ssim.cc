@@ -101,6 +101,13 @@ Status CudaSsim::Enqueue(const cuda::PairFrames& frames, bool exact, cuda::F64Pa
   return Status::Ok();
 }
 
+void CudaSsim::Release() {
+  windows_.Free();
+  workspace_.Free();
+  layout_ = {};
+  pixel_aspect_ = 0.0;
+}
+
 SsimResult CudaSsim::Finish(const double sums[3]) const {
   SsimSums planes[3];
   for (int k = 0; k < 3; ++k) planes[k] = {sums[k], geometry_[k].weight};

@@ -49,6 +49,9 @@ class CudaSsim {
 
   size_t bytes() const { return windows_.bytes() + workspace_.bytes(); }
 
+  // Frees the windows and the workspace; the next Prepare makes them again.
+  void Release();
+
  private:
   FrameLayout layout_ = {};
   double pixel_aspect_ = 0.0;

@@ -36,6 +36,8 @@ class DelayedBackend : public Backend {
   }
 
   int InFlight() const override { return inner_->InFlight(); }
+  int Capacity() const override { return inner_->Capacity(); }
+  size_t DeviceBytes() const override { return inner_->DeviceBytes(); }
 
   Status CollectOldest(bool wait, bool* ready, uint64_t* tag, Result* out) override {
     if (!ready_at_.empty()) {

@@ -41,16 +41,15 @@ namespace s2c {
 
 // The CPU backend whatever the device and the pairs in flight, slowed down
 // as SetPairDelay last said.
-Status SelectBackend(GstElement* /*element*/, BackendChoice choice, int /*device_id*/,
-                     int /*max_in_flight*/, DeviceFp64 /*device_fp64*/, int cpu_threads,
+Status SelectBackend(GstElement* /*element*/, const BackendRequest& request,
                      BackendSelection* out) {
   out->backend.reset();
   out->is_cuda = false;
   out->fallback_reason.clear();
-  if (choice == BackendChoice::kCuda) {
+  if (request.choice == BackendChoice::kCuda) {
     return Unsupported("the tests' static plugin scores on the CPU backend only");
   }
-  out->backend = MakeCpuBackend(cpu_threads);
+  out->backend = MakeCpuBackend(request.cpu_threads);
   if (!out->backend) return Status(StatusCode::kInternal, "could not create the CPU backend");
   std::lock_guard<std::mutex> lock(delay_lock);
   if (delay_ms > 0.0) out->backend = WithPairDelay(std::move(out->backend), delay_ms, delayed_pairs);

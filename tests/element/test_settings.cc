@@ -185,6 +185,42 @@ GST_START_TEST(test_threshold_changed_while_playing_takes_effect) {
 }
 GST_END_TEST;
 
+// device-memory-limit (bytes, 0: none) round-trips; device-memory is read
+// only, and 0 on the CPU backend, stopped and while it scores, whatever
+// the limit, which only the CUDA backend takes.
+GST_START_TEST(test_device_memory_properties) {
+  GstElement* element = gst_element_factory_make("ssimulacra2cmp", nullptr);
+  GObjectClass* klass = G_OBJECT_GET_CLASS(element);
+  GParamSpec* limit = g_object_class_find_property(klass, "device-memory-limit");
+  fail_unless(limit != nullptr && G_IS_PARAM_SPEC_UINT64(limit) &&
+              (limit->flags & G_PARAM_WRITABLE));
+  fail_unless_equals_uint64(G_PARAM_SPEC_UINT64(limit)->default_value, 0);
+  GParamSpec* held = g_object_class_find_property(klass, "device-memory");
+  fail_unless(held != nullptr && G_IS_PARAM_SPEC_UINT64(held));
+  fail_unless((held->flags & G_PARAM_READABLE) && !(held->flags & G_PARAM_WRITABLE));
+  guint64 bytes = 1;
+  g_object_set(element, "device-memory-limit", G_GUINT64_CONSTANT(3) << 30, nullptr);
+  g_object_get(element, "device-memory-limit", &bytes, nullptr);
+  fail_unless_equals_uint64(bytes, G_GUINT64_CONSTANT(3) << 30);
+  g_object_get(element, "device-memory", &bytes, nullptr);
+  fail_unless_equals_uint64(bytes, 0);
+  gst_object_unref(element);
+
+  Harnesses h = s2c_test::MakeHarnesses({"backend=cpu", "max-in-flight=1", "device-memory-limit=1"});
+  s2c_test::PushPair(&h, 0, 9, 0);
+  s2c_test::PullOut(&h, 1);
+  bytes = 1;
+  g_object_get(h.element(), "device-memory", &bytes, nullptr);
+  fail_unless_equals_uint64(bytes, 0);
+  s2c_test::EndBoth(&h);
+  s2c_test::WaitForSummary(&h);
+  fail_unless(h.seen.errors.empty() && h.seen.warnings.empty(),
+              "the CPU backend with a device memory limit: %s",
+              h.seen.errors.empty() ? h.seen.warnings[0].c_str() : h.seen.errors[0].c_str());
+  s2c_test::Teardown(&h);
+}
+GST_END_TEST;
+
 // The formats a CAPS query on `pad_name` offers.
 std::vector<GstVideoFormat> OfferedFormats(GstElement* element, const char* pad_name) {
   GstPad* pad = gst_element_get_static_pad(element, pad_name);
@@ -256,6 +292,7 @@ static Suite* settings_suite() {
   tcase_add_test(tc, test_mutability_flags_match_the_documented_choice);
   tcase_add_test(tc, test_properties_read_back_the_value_in_effect);
   tcase_add_test(tc, test_threshold_changed_while_playing_takes_effect);
+  tcase_add_test(tc, test_device_memory_properties);
   tcase_add_test(tc, test_ssim_offers_yuv_formats_only);
   tcase_add_test(tc, test_videoconvert_upstream_negotiates_yuv_for_ssim);
   return s;
