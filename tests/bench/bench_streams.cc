@@ -13,8 +13,9 @@
 //
 // Live (`--live FPS`): the appsrcs are live sources pushed in real time at
 // FPS (live_feeder.h) into the element's live mode, as a monitoring
-// pipeline runs it; frames are pushed for a warm-up, `--seconds` measured,
-// and a tail. Per stream: the pairs of the measured seconds scored in time
+// pipeline runs it; frames are pushed for a warm-up (until every element
+// scores), `--seconds` measured, and a tail. Per stream: the pairs of the
+// measured seconds scored in time
 // (a frame message; a pair the element could not score by its deadline
 // leaves unscored) over the pairs pushed in them. A stream keeps full rate
 // when all of them are scored.
@@ -34,6 +35,7 @@
 #include <gst/gst.h>
 
 #include <algorithm>
+#include <climits>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -54,11 +56,15 @@ using s2c_bench::kDistinctFrames;
 using s2c_bench::StreamConfig;
 using s2c_bench::StreamSet;
 
-// Live: seconds pushed before the measured ones, which absorb each
-// element's start (its first pairs allocate the backend's workspace), and
-// after them, so that every measured frame has reached its deadline before
+// Live: the warm-up, frames pushed but not measured, absorbs the
+// elements' start (each allocates its backend's workspace at its first
+// pairs, and an allocation can hold up the whole device): it ends
+// kLiveSettle after every stream has posted its first score, and lasts at
+// least kLiveWarmUpMin, at most kLiveWarmUpMax (a stream that scores
+// nothing by then is measured as it is). The tail, pushed after the
+// measured frames, lets each of them reach its deadline before
 // end-of-stream (at EOS the element scores what it holds, late or not).
-constexpr double kLiveWarmUpSeconds = 2.0;
+constexpr double kLiveWarmUpMin = 2.0, kLiveWarmUpMax = 10.0, kLiveSettle = 1.0;
 constexpr double kLiveTailSeconds = 0.5;
 
 // Scores checked so far, over every run.
@@ -106,7 +112,7 @@ Run RunStreams(const StreamConfig& c, int count, int n, const Frames& ref, const
   set.Feed(&ref, &dist, n);
   const auto t0 = std::chrono::steady_clock::now();
   set.Play();
-  set.WaitForEnd(0);
+  set.WaitForEnd();
   Run run;
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   run.memory_reported = set.reports_device_memory();
@@ -125,7 +131,7 @@ std::vector<double> CpuScores(const StreamConfig& c, const Frames& ref, const Fr
   StreamSet set(cpu, 1);
   set.Feed(&ref, &dist, kDistinctFrames);
   set.Play();
-  set.WaitForEnd(0);
+  set.WaitForEnd();
   std::vector<double> expected;
   for (const s2c::FrameMessage& f : set.streams()[0].result.frames) expected.push_back(f.score);
   if (expected.size() != static_cast<size_t>(kDistinctFrames)) {
@@ -144,6 +150,10 @@ int Throughput(const StreamConfig& c, int count, int n, int rounds, const std::s
   for (int r = 1; r <= rounds; ++r) {
     const Run short_run = RunStreams(c, count, n_short, ref, dist, expected, &tally);
     const Run long_run = RunStreams(c, count, n, ref, dist, expected, &tally);
+    if (tally.errors > 0) {
+      std::printf("round %d: %ld errors, no timing\n", r, tally.errors);
+      return 1;
+    }
     const double rate = count * (n - n_short) / (long_run.seconds - short_run.seconds);
     rates.push_back(rate);
     const guint64 peak = std::max(short_run.peak_memory, long_run.peak_memory);
@@ -165,22 +175,65 @@ int Throughput(const StreamConfig& c, int count, int n, int rounds, const std::s
   return tally.scored == pairs && tally.differ == 0 && tally.errors == 0 ? 0 : 1;
 }
 
+// The index of the frame due now, from the feed's start (negative before).
+int FrameDue(GstClock* clock, GstClockTime base, int fps) {
+  const GstClockTimeDiff since = GST_CLOCK_DIFF(base, gst_clock_get_time(clock));
+  return static_cast<int>(gst_util_uint64_scale_int_round(since > 0 ? since : 0, fps, GST_SECOND));
+}
+
+// Plays the live streams, tells the feeder where the measured frames end
+// once the warm-up is over, and returns the first measured frame; stops
+// waiting (false in *ended) for streams that have not ended a minute after
+// their last frame.
+int PlayLive(StreamSet& set, s2c_bench::LiveFeeder& feeder, GstClock* clock, GstClockTime base,
+             int fps, int measured, bool* ended) {
+  int first = -1, last = INT_MAX;
+  int started_at = -1;  // the frame due when every stream had posted a score
+  *ended = true;
+  while (!set.Done()) {
+    if (!set.Poll()) g_usleep(500);
+    const int due = FrameDue(clock, base, fps);
+    if (first >= 0) {
+      if (due - last > 60 * fps) {
+        *ended = false;
+        break;
+      }
+      continue;
+    }
+    bool all_scored = true;
+    for (const s2c_bench::Stream& s : set.streams()) all_scored &= !s.result.frames.empty();
+    if (all_scored && started_at < 0) started_at = due;
+    const long settled = started_at < 0 ? LONG_MAX : started_at + std::lround(kLiveSettle * fps);
+    if ((due >= settled && due >= std::lround(kLiveWarmUpMin * fps)) ||
+        due >= std::lround(kLiveWarmUpMax * fps)) {
+      first = due + 1;
+      last = first + measured + static_cast<int>(std::lround(kLiveTailSeconds * fps)) - 1;
+      feeder.StopAfter(last + 1);
+    }
+  }
+  if (first < 0) {  // every stream ended in the warm-up: an error each
+    first = 0;
+    feeder.StopAfter(0);
+  }
+  return first;
+}
+
 int Live(const StreamConfig& c, int count, double seconds, const std::string& where,
          const Frames& ref, const Frames& dist, const std::vector<double>& expected) {
   const int fps = c.live_fps;
-  const guint64 first = std::llround(kLiveWarmUpSeconds * fps);
-  const guint64 measured = std::llround(seconds * fps);
-  const int total = static_cast<int>(first + measured + std::llround(kLiveTailSeconds * fps));
+  const int measured = static_cast<int>(std::lround(seconds * fps));
 
   StreamSet set(c, count);
   std::vector<GstElement*> pipelines;
   for (const s2c_bench::Stream& s : set.streams()) pipelines.push_back(s.pipeline);
+  GstClock* clock = gst_system_clock_obtain();
   const GstClockTime base = set.Play();
-  s2c_bench::LiveFeeder feeder(pipelines, &ref, &dist, fps, total, base);
-  const double run_s = static_cast<double>(total) / fps;
-  const bool ended = set.WaitForEnd(run_s + 60);
+  s2c_bench::LiveFeeder feeder(pipelines, &ref, &dist, fps, base);
+  bool ended = false;
+  const int first = PlayLive(set, feeder, clock, base, fps, measured, &ended);
   feeder.Join();
-  if (!ended) std::printf("error: not every stream ended within 60 s of its last frame\n");
+  gst_object_unref(clock);
+  if (!ended) std::printf("error: not every stream ended within a minute of its last frame\n");
 
   Tally tally;
   tally.Add(set, expected);
@@ -189,9 +242,10 @@ int Live(const StreamConfig& c, int count, double seconds, const std::string& wh
   bool full_rate = ended;
   for (int i = 0; i < count; ++i) {
     const s2c_test::RunResult& r = set.streams()[i].result;
-    guint64 in_time = 0;
+    int in_time = 0;
     for (const s2c::FrameMessage& f : r.frames) {
-      in_time += f.frame_index >= first && f.frame_index < first + measured;
+      in_time += f.frame_index >= static_cast<guint64>(first) &&
+                 f.frame_index < static_cast<guint64>(first + measured);
     }
     const double ratio = static_cast<double>(in_time) / measured;
     if (ratio < worst) {
@@ -205,21 +259,21 @@ int Live(const StreamConfig& c, int count, double seconds, const std::string& wh
       const s2c::SummaryMessage& m = r.summaries.back();
       counts = std::to_string(m.scores.frames) + " scored, " + std::to_string(m.ref_skipped) +
                " skipped, " + std::to_string(m.ref_late) + " late, " +
-               std::to_string(m.ref_unpaired) + " unpaired of " + std::to_string(total);
+               std::to_string(m.ref_unpaired) + " unpaired";
     }
-    std::printf("stream %d: %llu / %llu pairs scored in time (%.4f); whole run: %s\n", i,
-                static_cast<unsigned long long>(in_time),
-                static_cast<unsigned long long>(measured), ratio, counts.c_str());
+    std::printf("stream %d: %d / %d pairs scored in time (%.4f); whole run: %s\n", i, in_time,
+                measured, ratio, counts.c_str());
   }
-  std::printf("live %dx%d I420 at %d fps, %d streams on %s, max-in-flight %s, %.1f s measured "
-              "after %.1f s: worst stream %d at %.4f; every stream kept full rate: %s; %s; "
-              "feeder at most %.1f ms behind; %ld pairs scored, %ld differ from the CPU "
-              "backend, %ld errors\n",
-              c.width, c.height, fps, count, where.c_str(), c.max_in_flight.c_str(), seconds,
-              kLiveWarmUpSeconds, worst_stream, worst, full_rate ? "yes" : "no",
+  std::printf("live %dx%d I420 at %d fps, %d streams on %s, max-in-flight %s: frames %d to %d "
+              "measured (%.1f s after a %.1f s warm-up): worst stream %d at %.4f; every stream "
+              "kept full rate: %s; %s; feeder at most %.1f ms behind; %ld pairs scored, %ld "
+              "differ from the CPU backend, %ld errors\n",
+              c.width, c.height, fps, count, where.c_str(), c.max_in_flight.c_str(), first,
+              first + measured - 1, seconds, static_cast<double>(first) / fps, worst_stream,
+              worst, full_rate ? "yes" : "no",
               DeviceMemoryText(set.reports_device_memory(), set.peak_device_memory(), count)
-                  .c_str(), feeder.max_behind() / 1e6, tally.scored,
-              tally.differ, tally.errors);
+                  .c_str(),
+              feeder.max_behind() / 1e6, tally.scored, tally.differ, tally.errors);
   return full_rate && tally.differ == 0 && tally.errors == 0 ? 0 : 1;
 }
 

@@ -17,8 +17,8 @@ void Push(GstElement* src, const Frames& frames, int index, int fps) {
 }  // namespace
 
 LiveFeeder::LiveFeeder(const std::vector<GstElement*>& pipelines, const Frames* ref,
-                       const Frames* dist, int fps, int frames, GstClockTime base)
-    : ref_(ref), dist_(dist), fps_(fps), frames_(frames), base_(base) {
+                       const Frames* dist, int fps, GstClockTime base)
+    : ref_(ref), dist_(dist), fps_(fps), base_(base) {
   for (GstElement* pipeline : pipelines) {
     ref_srcs_.push_back(gst_bin_get_by_name(GST_BIN(pipeline), "ref"));
     dist_srcs_.push_back(gst_bin_get_by_name(GST_BIN(pipeline), "dist"));
@@ -38,7 +38,7 @@ void LiveFeeder::Join() {
 
 void LiveFeeder::Run() {
   GstClock* clock = gst_system_clock_obtain();
-  for (int k = 0; k < frames_; ++k) {
+  for (int k = 0; k < frames_.load(); ++k) {
     const GstClockTime due = base_ + gst_util_uint64_scale_int(k, GST_SECOND, fps_);
     GstClockID id = gst_clock_new_single_shot_id(clock, due);
     gst_clock_id_wait(id, nullptr);  // returns at once when already past

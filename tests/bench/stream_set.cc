@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "stream_set.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -88,38 +87,38 @@ GstClockTime StreamSet::Play() {
   return base;
 }
 
-bool StreamSet::WaitForEnd(double timeout_s) {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  auto next_sample = t0;
-  size_t left = 0;
-  for (const Stream& s : streams_) left += !s.done;
-  while (left > 0) {
-    const auto now = Clock::now();
-    if (timeout_s > 0 && std::chrono::duration<double>(now - t0).count() > timeout_s) return false;
-    if (now >= next_sample) {
-      SampleDeviceMemory();
-      next_sample = now + kMemorySampleEvery;
+bool StreamSet::Poll() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now >= next_sample_) {
+    SampleDeviceMemory();
+    next_sample_ = now + kMemorySampleEvery;
+  }
+  bool any = false;
+  for (Stream& s : streams_) {
+    if (s.done) continue;
+    GstBus* bus = gst_element_get_bus(s.pipeline);
+    while (GstMessage* m = gst_bus_pop(bus)) {
+      any = true;
+      s.done = s2c_test::Collect(m, &s.result);
+      gst_message_unref(m);
+      if (s.done) break;
     }
-    bool idle = true;
-    for (Stream& s : streams_) {
-      if (s.done) continue;
-      GstBus* bus = gst_element_get_bus(s.pipeline);
-      while (GstMessage* m = gst_bus_pop(bus)) {
-        idle = false;
-        const bool ended = s2c_test::Collect(m, &s.result);
-        gst_message_unref(m);
-        if (ended) {
-          s.done = true;
-          --left;
-          break;
-        }
-      }
-      gst_object_unref(bus);
-    }
-    if (idle) g_usleep(500);
+    gst_object_unref(bus);
+  }
+  return any;
+}
+
+bool StreamSet::Done() const {
+  for (const Stream& s : streams_) {
+    if (!s.done) return false;
   }
   return true;
+}
+
+void StreamSet::WaitForEnd() {
+  while (!Done()) {
+    if (!Poll()) g_usleep(500);
+  }
 }
 
 void StreamSet::SampleDeviceMemory() {

@@ -8,6 +8,7 @@
 
 #include <gst/gst.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -59,10 +60,13 @@ class StreamSet {
   // in every stream. Not live: GST_CLOCK_TIME_NONE.
   GstClockTime Play();
 
-  // Collects the streams' bus messages and samples their device memory
-  // until every stream has ended (EOS or an error) or, when `timeout_s` is
-  // positive, that many seconds have passed; false then.
-  bool WaitForEnd(double timeout_s);
+  // Collects the streams' bus messages, and samples their device memory
+  // when it was last read a while ago; false when there was no message.
+  bool Poll();
+  // Whether every stream has ended (EOS or an error).
+  bool Done() const;
+  // Polls until Done().
+  void WaitForEnd();
 
   // Whether config.memory_limit was set on the elements (it is not when
   // they lack device-memory-limit).
@@ -74,6 +78,8 @@ class StreamSet {
 
  private:
   void SampleDeviceMemory();
+
+  std::chrono::steady_clock::time_point next_sample_;
 
   std::vector<Stream> streams_;
   int live_fps_ = 0;
