@@ -35,8 +35,8 @@
 #include <gst/gst.h>
 
 #include <algorithm>
-#include <climits>
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -157,21 +157,23 @@ int Throughput(const StreamConfig& c, int count, int n, int rounds, const std::s
     const double rate = count * (n - n_short) / (long_run.seconds - short_run.seconds);
     rates.push_back(rate);
     const guint64 peak = std::max(short_run.peak_memory, long_run.peak_memory);
-    std::printf("round %d: %d pairs each in %.3f s, %d in %.3f s -> %.1f pairs/s (%.3f ms per "
-                "pair); %s\n",
-                r, n_short, short_run.seconds, n, long_run.seconds, rate, 1000.0 / rate,
-                DeviceMemoryText(long_run.memory_reported, peak, count).c_str());
+    std::printf(
+        "round %d: %d pairs each in %.3f s, %d in %.3f s -> %.1f pairs/s (%.3f ms per "
+        "pair); %s\n",
+        r, n_short, short_run.seconds, n, long_run.seconds, rate, 1000.0 / rate,
+        DeviceMemoryText(long_run.memory_reported, peak, count).c_str());
   }
   std::vector<double> sorted = rates;
   std::sort(sorted.begin(), sorted.end());
   const double median = sorted[(sorted.size() - 1) / 2];  // the lower middle for an even count
   const long pairs = static_cast<long>(rounds) * count * (n_short + n);
-  std::printf("%dx%d I420, %d streams on %s, max-in-flight %s: median of %d rounds %.1f "
-              "pairs/s aggregate (%.3f ms per pair; rounds %.1f to %.1f); %ld of %ld pairs "
-              "scored, %ld differ from the CPU backend, %ld errors\n",
-              c.width, c.height, count, where.c_str(), c.max_in_flight.c_str(), rounds, median,
-              1000.0 / median, sorted.front(), sorted.back(), tally.scored, pairs, tally.differ,
-              tally.errors);
+  std::printf(
+      "%dx%d I420, %d streams on %s, max-in-flight %s: median of %d rounds %.1f "
+      "pairs/s aggregate (%.3f ms per pair; rounds %.1f to %.1f); %ld of %ld pairs "
+      "scored, %ld differ from the CPU backend, %ld errors\n",
+      c.width, c.height, count, where.c_str(), c.max_in_flight.c_str(), rounds, median,
+      1000.0 / median, sorted.front(), sorted.back(), tally.scored, pairs, tally.differ,
+      tally.errors);
   return tally.scored == pairs && tally.differ == 0 && tally.errors == 0 ? 0 : 1;
 }
 
@@ -264,16 +266,16 @@ int Live(const StreamConfig& c, int count, double seconds, const std::string& wh
     std::printf("stream %d: %d / %d pairs scored in time (%.4f); whole run: %s\n", i, in_time,
                 measured, ratio, counts.c_str());
   }
-  std::printf("live %dx%d I420 at %d fps, %d streams on %s, max-in-flight %s: frames %d to %d "
-              "measured (%.1f s after a %.1f s warm-up): worst stream %d at %.4f; every stream "
-              "kept full rate: %s; %s; feeder at most %.1f ms behind; %ld pairs scored, %ld "
-              "differ from the CPU backend, %ld errors\n",
-              c.width, c.height, fps, count, where.c_str(), c.max_in_flight.c_str(), first,
-              first + measured - 1, seconds, static_cast<double>(first) / fps, worst_stream,
-              worst, full_rate ? "yes" : "no",
-              DeviceMemoryText(set.reports_device_memory(), set.peak_device_memory(), count)
-                  .c_str(),
-              feeder.max_behind() / 1e6, tally.scored, tally.differ, tally.errors);
+  std::printf(
+      "live %dx%d I420 at %d fps, %d streams on %s, max-in-flight %s: frames %d to %d "
+      "measured (%.1f s after a %.1f s warm-up): worst stream %d at %.4f; every stream "
+      "kept full rate: %s; %s; feeder at most %.1f ms behind; %ld pairs scored, %ld "
+      "differ from the CPU backend, %ld errors\n",
+      c.width, c.height, fps, count, where.c_str(), c.max_in_flight.c_str(), first,
+      first + measured - 1, seconds, static_cast<double>(first) / fps, worst_stream, worst,
+      full_rate ? "yes" : "no",
+      DeviceMemoryText(set.reports_device_memory(), set.peak_device_memory(), count).c_str(),
+      feeder.max_behind() / 1e6, tally.scored, tally.differ, tally.errors);
   return full_rate && tally.differ == 0 && tally.errors == 0 ? 0 : 1;
 }
 
@@ -294,8 +296,7 @@ int main(int argc, char** argv) {
   const GOptionEntry entries[] = {
       {"rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Timed rounds, each a short and a long run (3)",
        "R"},
-      {"limit", 0, 0, G_OPTION_ARG_INT64, &limit, "device-memory-limit of every element",
-       "BYTES"},
+      {"limit", 0, 0, G_OPTION_ARG_INT64, &limit, "device-memory-limit of every element", "BYTES"},
       {"live", 0, 0, G_OPTION_ARG_INT, &live_fps,
        "Live sources at FPS, pushed in real time; reports who kept full rate", "FPS"},
       {"seconds", 0, 0, G_OPTION_ARG_DOUBLE, &seconds, "Live: seconds measured (10)", "S"},
@@ -310,8 +311,9 @@ int main(int argc, char** argv) {
   if (!parsed || argc < 6 || rounds < 1 || limit < 0 || live_fps < 0 || seconds <= 0) {
     if (error != nullptr) std::printf("%s\n", error->message);
     g_clear_error(&error);
-    std::printf("usage: bench_streams width height frames streams devices [max-in-flight] "
-                "[--rounds R] [--limit BYTES] [--live FPS [--seconds S]]\n");
+    std::printf(
+        "usage: bench_streams width height frames streams devices [max-in-flight] "
+        "[--rounds R] [--limit BYTES] [--live FPS [--seconds S]]\n");
     return 2;
   }
   StreamConfig c;
@@ -319,12 +321,12 @@ int main(int argc, char** argv) {
   c.height = std::atoi(argv[2]);
   const int n = std::atoi(argv[3]);
   const int count = std::atoi(argv[4]);
-  const std::string where = std::strcmp(argv[5], "cpu") == 0 ? "the CPU" : "device(s) " +
-                                                                              std::string(argv[5]);
+  std::string where = "the CPU";
   if (std::strcmp(argv[5], "cpu") == 0) {
     c.backend = "cpu";
   } else {
     c.devices = ParseDevices(argv[5]);
+    where = std::string("device(s) ") + argv[5];
   }
   if (argc > 6) c.max_in_flight = argv[6];
   c.memory_limit = static_cast<guint64>(limit);
