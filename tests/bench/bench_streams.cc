@@ -255,13 +255,15 @@ int Live(const StreamConfig& c, int count, double seconds, const std::string& wh
       worst_stream = i;
     }
     full_rate = full_rate && in_time == measured;
-    // The element's own counts, over the whole run (warm-up and tail too).
+    // The element's own counts, over the whole run (warm-up and tail too),
+    // and its coverage messages (windows below min-coverage).
     std::string counts = "no summary";
     if (!r.summaries.empty()) {
       const s2c::SummaryMessage& m = r.summaries.back();
       counts = std::to_string(m.scores.frames) + " scored, " + std::to_string(m.ref_skipped) +
                " skipped, " + std::to_string(m.ref_late) + " late, " +
-               std::to_string(m.ref_unpaired) + " unpaired";
+               std::to_string(m.ref_unpaired) + " unpaired, " +
+               std::to_string(r.coverage.size()) + " coverage messages";
     }
     std::printf("stream %d: %d / %d pairs scored in time (%.4f); whole run: %s\n", i, in_time,
                 measured, ratio, counts.c_str());
