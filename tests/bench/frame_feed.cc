@@ -24,7 +24,21 @@ Frames MakeFrames(int w, int h, bool distorted) {
   return frames;
 }
 
+GstBuffer* FrameBuffer(const Frames& frames, int index, int fps) {
+  const std::vector<guint8>& frame = frames[index % kDistinctFrames];
+  GstBuffer* buf = gst_buffer_new_wrapped_full(
+      GST_MEMORY_FLAG_READONLY, const_cast<guint8*>(frame.data()), frame.size(), 0,
+      frame.size(), nullptr, nullptr);
+  GST_BUFFER_PTS(buf) = gst_util_uint64_scale_int(index, GST_SECOND, fps);
+  GST_BUFFER_DURATION(buf) = gst_util_uint64_scale_int(1, GST_SECOND, fps);
+  GST_BUFFER_OFFSET(buf) = index;
+  GST_BUFFER_OFFSET_END(buf) = index + 1;
+  return buf;
+}
+
 namespace {
+
+constexpr int kPulledFps = 60;
 
 void OnNeedData(GstElement* src, guint, gpointer user) {
   Feed* feed = static_cast<Feed*>(user);
@@ -33,26 +47,27 @@ void OnNeedData(GstElement* src, guint, gpointer user) {
     g_signal_emit_by_name(src, "end-of-stream", &flow);
     return;
   }
-  const std::vector<guint8>& frame = (*feed->frames)[feed->pushed % kDistinctFrames];
-  GstBuffer* buf = gst_buffer_new_wrapped_full(
-      GST_MEMORY_FLAG_READONLY, const_cast<guint8*>(frame.data()), frame.size(), 0,
-      frame.size(), nullptr, nullptr);
-  GST_BUFFER_PTS(buf) = gst_util_uint64_scale_int(feed->pushed, GST_SECOND, 60);
-  GST_BUFFER_DURATION(buf) = GST_SECOND / 60;
-  ++feed->pushed;
+  GstBuffer* buf = FrameBuffer(*feed->frames, feed->pushed++, kPulledFps);
   g_signal_emit_by_name(src, "push-buffer", buf, &flow);
   gst_buffer_unref(buf);
 }
 
 }  // namespace
 
-std::string FedPipeline(int width, int height, const std::string& prefix) {
+std::string FedPipeline(int width, int height, const std::string& prefix, int live_fps) {
+  const int fps = live_fps > 0 ? live_fps : kPulledFps;
   const std::string caps = "video/x-raw,format=I420,width=" + std::to_string(width) +
-                           ",height=" + std::to_string(height) + ",framerate=60/1";
+                           ",height=" + std::to_string(height) +
+                           ",framerate=" + std::to_string(fps) + "/1";
+  // Live: timestamps are the application's (do-timestamp would stamp the
+  // push's clock time instead).
+  const std::string src =
+      live_fps > 0 ? " format=time is-live=true do-timestamp=false caps=" : " format=time caps=";
+  const std::string sink = live_fps > 0 ? " sync=true" : "";
   const std::string cmp = prefix + "cmp";
-  return "appsrc name=" + prefix + "ref format=time caps=" + caps + " ! " + cmp +
-         ".ref_sink appsrc name=" + prefix + "dist format=time caps=" + caps + " ! " + cmp +
-         ".dist_sink ssimulacra2cmp name=" + cmp + " ! fakesink name=" + prefix + "out";
+  return "appsrc name=" + prefix + "ref" + src + caps + " ! " + cmp + ".ref_sink appsrc name=" +
+         prefix + "dist" + src + caps + " ! " + cmp + ".dist_sink ssimulacra2cmp name=" + cmp +
+         " ! fakesink name=" + prefix + "out" + sink;
 }
 
 void ConnectFeeds(GstElement* bin, const std::string& prefix, Feed* ref, Feed* dist) {

@@ -22,7 +22,14 @@ using Frames = std::vector<std::vector<guint8>>;
 // noise.
 Frames MakeFrames(int width, int height, bool distorted);
 
-// One appsrc's supply: `total` buffers at 60 fps from `frames`.
+// Frame `index` of a feed at `fps`: a buffer wrapping frames[index %
+// kDistinctFrames] (no copy; `frames` must outlive it), timestamped index /
+// fps, with the frame number as its offset so that the element's
+// `frame-index` is `index` even when frames before it went unscored.
+GstBuffer* FrameBuffer(const Frames& frames, int index, int fps);
+
+// One appsrc's supply, pulled as fast as the pipeline takes it: `total`
+// buffers at 60 fps from `frames`.
 struct Feed {
   const Frames* frames = nullptr;
   int total = 0;
@@ -30,12 +37,16 @@ struct Feed {
 };
 
 // "appsrc name=ref ... ! NAME.ref_sink appsrc name=dist ... ! NAME.dist_sink
-// ssimulacra2cmp name=NAME ! fakesink", with the prefix on every name so
-// that several fit in one bin.
-std::string FedPipeline(int width, int height, const std::string& prefix);
+// ssimulacra2cmp name=NAME ! fakesink name=out", with the prefix on every
+// name so that several fit in one bin. `live_fps` 0: the appsrcs are
+// pulled by ConnectFeeds at 60 fps and the sink does not sync. Else they
+// are live sources at that rate, whose buffers the application pushes
+// (FrameBuffer) at their running times, and the sink renders on the clock,
+// as in a live monitoring pipeline.
+std::string FedPipeline(int width, int height, const std::string& prefix, int live_fps = 0);
 
-// Connects the two appsrcs named by FedPipeline(prefix) in `bin` to the
-// feeds, which must outlive the pipeline's run.
+// Connects the two appsrcs named by FedPipeline(prefix) (not live) in `bin`
+// to the feeds, which must outlive the pipeline's run.
 void ConnectFeeds(GstElement* bin, const std::string& prefix, Feed* ref, Feed* dist);
 
 }  // namespace s2c_bench
