@@ -26,7 +26,6 @@ using s2c_monitor::Details;
 using s2c_monitor::LogEvent;
 
 struct Loop {
-  GMainLoop* loop;
   s2c_monitor::Service* service;
   s2c_monitor::HttpServer* http;
 };
@@ -40,8 +39,8 @@ gboolean OnHangUp(gpointer data) {
   return G_SOURCE_CONTINUE;
 }
 
-gboolean OnStop(gpointer data) {
-  g_main_loop_quit(static_cast<Loop*>(data)->loop);
+gboolean OnStop(gpointer main_loop) {
+  g_main_loop_quit(static_cast<GMainLoop*>(main_loop));
   return G_SOURCE_CONTINUE;
 }
 
@@ -90,29 +89,35 @@ int main(int argc, char** argv) {
     return Fail(error);
   }
 
+  // SIGINT and SIGTERM are caught from here on, before the monitor says it
+  // listens: one that arrives while the channels load is handled once the
+  // loop runs, and the monitor then stops as it does later.
+  GMainLoop* main_loop = g_main_loop_new(nullptr, FALSE);
+  const guint stop_sources[] = {g_unix_signal_add(SIGINT, OnStop, main_loop),
+                                g_unix_signal_add(SIGTERM, OnStop, main_loop)};
   s2c_monitor::Metrics metrics;
   std::unique_ptr<s2c_monitor::HttpServer> http =
       s2c_monitor::HttpServer::Start(listen, &metrics, &error);
-  if (http == nullptr) return Fail(error);
-  LogEvent("", "listening", Details().Add("address", listen).Add("port", static_cast<uint64_t>(http->port())));
-
-  GMainLoop* main_loop = g_main_loop_new(nullptr, FALSE);
   int status = 0;
-  {
+  if (http == nullptr) {
+    status = Fail(error);
+  } else {
+    LogEvent("", "listening", Details().Add("address", listen).Add("port", static_cast<uint64_t>(http->port())));
     s2c_monitor::Service service(config_path, shard, &metrics);
     if (!service.Load(&error)) {
       status = Fail(error);
     } else {
-      Loop loop{main_loop, &service, http.get()};
+      Loop loop{&service, http.get()};
       const guint sources[] = {g_unix_signal_add(SIGHUP, OnHangUp, &loop),
-                               g_unix_signal_add(SIGINT, OnStop, &loop),
-                               g_unix_signal_add(SIGTERM, OnStop, &loop),
                                g_timeout_add(100, OnReadinessTick, &loop)};
       g_main_loop_run(main_loop);
       for (guint source : sources) g_source_remove(source);
       LogEvent("", "exiting");
     }
   }
+  // Still caught while the channels stop: a second signal then changes
+  // nothing, where the default action would end the process mid-way.
+  for (guint source : stop_sources) g_source_remove(source);
   g_main_loop_unref(main_loop);
   g_free(config_path);
   g_free(listen);
