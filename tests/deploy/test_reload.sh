@@ -31,5 +31,11 @@ expect "the monitor got its signal within 10 s" $status 0
 if [ $status = 0 ]; then wait $monitor || status=$?; fi
 expect "the signal was SIGHUP (status 128 + 1)" $status 129
 expect "another program was left alone" "$(alive $other)" alive
+# The script logs the change once it has looked at every process, a moment
+# after the signal.
+for _ in $(seq 50); do
+  grep -q '"event":"config-changed"' "$work/log" && break
+  sleep 0.2
+done
 expect "the change was logged" "$(grep -c '"event":"config-changed"' "$work/log")" 1
 [ $failures = 0 ]

@@ -15,7 +15,8 @@ while sleep "$interval"; do
   last=$now
   signalled=
   for cmdline in /proc/[0-9]*/cmdline; do
-    program=$(tr '\0' '\n' < "$cmdline" 2>/dev/null | head -n 1) || continue
+    # A process may end between the glob and the read: quietly skipped.
+    program=$({ tr '\0' '\n' < "$cmdline"; } 2>/dev/null | head -n 1) || continue
     [ "${program##*/}" = ssimulacra2cmp-monitor ] || continue
     pid=${cmdline#/proc/}; pid=${pid%/cmdline}
     kill -HUP "$pid" && signalled="$signalled $pid"
