@@ -30,9 +30,9 @@ meson test -C "$build" --setup full --print-errorlogs --num-processes 2 || rc=$?
 # tests in suite "external", which run programs not built here
 # (gst-launch-1.0, gst-inspect-1.0, python3) that cannot load an
 # instrumented plugin, and those in suite "realtime", which measure against
-# the clock what the instrumented code is several times too slow to do. (The vptr and function checks are off: their
-# handlers are in the C++ part of the runtime, which a C program that loads
-# the C++ plugin lacks.)
+# the clock what the instrumented code is several times too slow to do.
+# (The vptr and function checks are off: their handlers are in the C++ part
+# of the runtime, which a C program that loads the C++ plugin lacks.)
 sanitized=$build-sanitizers
 sanitize_options=(-Dcuda=disabled -Dfuzz=true -Db_sanitize=address,undefined
                   -Db_lundef=false -Dbuildtype=debugoptimized
