@@ -6,13 +6,13 @@
 #
 #   tests/gpu/bench-density.sh BUILD OUT
 #
-# Throughput: 4K and 1080p, 1, 8, 16 and 32 streams, 3 rounds each (one for 32
-# streams: starting 32 4K elements takes about 9 s, and a round starts them
-# twice), and 32 4K
-# streams inside 24 GiB (device-memory-limit 768 MiB each). Live: the most
-# channels of 4K60, 1080p60 and 1080p30 that all keep full rate, up a short
-# ladder of stream counts, 10 s measured each; a ladder stops at its first
-# count that does not (more streams only load the GPU more).
+# Throughput: 4K and 1080p, 1, 8, 16 and 32 streams, 3 rounds each (one for
+# 32 streams: starting 32 4K elements takes about 9 s, and a round starts
+# them twice), and 32 4K streams inside 24 GiB (device-memory-limit 768 MiB
+# each). Live: the most channels of 4K60, 1080p60 and 1080p30 that all keep
+# full rate, up a short ladder of stream counts, 10 s measured each; a
+# ladder stops at its first count that does not (more streams only load the
+# GPU more).
 # Every run checks every score == the CPU backend's. All elements take
 # max-in-flight 4 (bench_streams' default; live, 3 frames of latency).
 #
