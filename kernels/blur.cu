@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The horizontal pass of the recursive Gaussian on the device: blur_steps.h's
-// line functions, one line per thread (the filter must run along each line
-// in order, exactness contract layer 1), with the memory traffic made
-// coalesced around them. The vertical pass is kernels/blur_vertical.cu.
+// line functions with each line run in order (the filter must run along a
+// line in order, exactness contract layer 1), and its three poles on three
+// threads. The poles never read each other's state, so they are three
+// independent chains; only their outputs meet, added in libjxl's order
+// (SumPoles) when the outputs are written. A line's chain is long (3840
+// steps at 4K) and a frame has few lines per blurred plane (32,400 at 4K
+// scale 0), so the poles are what fills the GPU: three times the threads of
+// a thread per line. The vertical pass is kernels/blur_vertical.cu.
 //
-// A block holds 32 lines of one channel and one warp per blurred
-// plane (mu1, mu2, sigma11, sigma22, sigma12), all reading the same two XYB
-// lines. Tiles of 32 columns of both lines are copied asynchronously
-// (cp.async) into a shared-memory ring two tiles ahead of use, and outputs
-// are staged in shared memory and written tile by tile; the products
-// (x1*x1, ...) are formed on the fly, the same f32 bits as a stored product
-// plane. A tile made only of libjxl's 4-lane blocks (all but the first and
-// the last one or two of a line) takes its 42 samples into registers at
-// once and runs its 8 blocks unrolled: the steps are the CPU's
-// (HorizontalBlockStep), the loads are all in flight before the first step.
-// The other tiles follow the line's schedule step by step. Every line of the
-// block has the same length, so all threads take the same path, and the
-// block synchronises at each tile's end.
+// A block holds 32 lines of one channel and one blurred plane (mu1, mu2,
+// sigma11, sigma22 or sigma12), one warp per pole. Tiles of 16 columns of
+// the XYB lines the plane reads are copied asynchronously (cp.async) into a
+// shared-memory ring two tiles ahead of use; the products (x1 * x1, ...) are
+// formed on the fly, the same f32 bits as a stored product plane. A tile
+// made only of libjxl's 4-lane blocks (all but the first and the last one
+// or two of a line) takes its 26 samples into registers at once and runs
+// its 4 blocks unrolled; the other tiles follow the line's schedule step by
+// step (HorizontalStepAt). Each pole's outputs are staged in shared memory;
+// at a tile's end the block adds the three poles' outputs and writes them,
+// a row of 16 columns per half warp. Every line of the block has the same
+// length, so all threads take the same path.
 #include "ssimulacra2_launch.h"
 
 #include "steps/blur_steps.h"
@@ -26,14 +30,30 @@ namespace cuda {
 namespace {
 
 constexpr int kRadius = kBlurRadius;
-constexpr int kLines = 32;                    // lines per block = warp size
-constexpr int kTile = 32;                     // columns per tile
-constexpr int kRingTiles = 4;                 // tiles t - 1 .. t + 2 resident
+constexpr int kLines = 32;                  // lines per block = warp size
+constexpr int kPoles = 3;                   // warps per block, one per pole
+constexpr int kThreads = kLines * kPoles;
+constexpr int kTile = 16;                   // columns per tile
+constexpr int kRingTiles = 4;               // tiles t - 1 .. t + 2 resident
 constexpr int kRingCols = kTile * kRingTiles;
-constexpr int kRingPitch = kRingCols + 1;     // +1: lanes hit distinct banks
-constexpr int kOutPitch = kTile + 1;
-constexpr size_t kHorizontalSmem =
-    sizeof(float) * (2 * kLines * kRingPitch + kNumBlurKinds * kLines * kOutPitch);
+// 66 = 2 (mod 32): a warp's 8-byte loads, one line per lane, hit distinct
+// banks in each half warp.
+constexpr int kRingPitch = kRingCols + 2;
+// 20: a warp's 16-byte stores, one line per lane, hit distinct banks in
+// each quarter warp.
+constexpr int kStagePitch = kTile + 4;
+constexpr int kRingFloats = kLines * kRingPitch;               // one image
+constexpr int kStageFloats = kPoles * kLines * kStagePitch;    // [pole][line]
+constexpr size_t kHorizontalSmem = sizeof(float) * (2 * kRingFloats + kStageFloats);
+// The threads of a block copy and write a tile's rows together: thread i
+// takes column i % kTile of rows i / kTile, i / kTile + kRowStride, ...
+constexpr int kRowStride = kThreads / kTile;
+
+// The window of a tile reaches N + 1 columns back into the previous tile
+// and N - 2 into the next; pairs of samples are loaded as 8-byte words.
+static_assert(kRadius + 1 <= kTile && kRadius - 2 <= kTile, "window within a tile");
+static_assert((kRadius + 1) % 2 == 0 && kTile % 4 == 0, "aligned sample pairs");
+static_assert((kRingCols & (kRingCols - 1)) == 0 && kThreads % kTile == 0, "ring layout");
 
 struct BlurArgs {
   RecursiveGaussian rg;
@@ -43,23 +63,35 @@ struct BlurArgs {
   int h;
 };
 
-// The sample a kind blurs at a ring column of this thread's two lines:
-// mu1 = x1, mu2 = x2, sigma11 = x1 * x1, sigma22 = x2 * x2,
-// sigma12 = x1 * x2. The kind is the warp's, so the branches do not diverge.
+// The XYB images a blurred plane reads: x1 for mu1 and sigma11, x2 for mu2
+// and sigma22, both for sigma12.
+__device__ int FirstImage(int kind) { return kind == kMu2 || kind == kSigma22 ? 1 : 0; }
+__device__ int NumImages(int kind) { return kind == kSigma12 ? 2 : 1; }
+
+// The sample a plane blurs at a ring column of one line: mu1 = x1,
+// mu2 = x2, sigma11 = x1 * x1, sigma22 = x2 * x2, sigma12 = x1 * x2. The
+// kind is the block's, so the branches do not diverge.
 struct KindSampler {
-  const float* first;   // x1 for mu1, sigma11, sigma12; x2 for mu2, sigma22
-  const float* second;  // x2, read for sigma12 only
+  const float* first;   // this line's ring row of the first image read
+  const float* second;  // of x2, read for sigma12 only
   bool product;
   bool cross;
-  __device__ KindSampler(const float* line1, const float* line2, int kind)
-      : first(kind == kMu2 || kind == kSigma22 ? line2 : line1),
-        second(line2),
+  __device__ KindSampler(const float* ring, int line, int kind)
+      : first(ring + line * kRingPitch),
+        second(ring + kRingFloats + line * kRingPitch),
         product(kind >= kSigma11),
         cross(kind == kSigma12) {}
   __device__ float operator()(int col) const {
     const float u = first[col];
     if (!product) return u;
     return u * (cross ? second[col] : u);
+  }
+  // Columns col and col + 1, col even.
+  __device__ float2 Pair(int col) const {
+    const float2 u = *reinterpret_cast<const float2*>(first + col);
+    if (!product) return u;
+    const float2 v = cross ? *reinterpret_cast<const float2*>(second + col) : u;
+    return make_float2(u.x * v.x, u.y * v.y);
   }
 };
 
@@ -89,126 +121,104 @@ __device__ __forceinline__ void CopyWaitAll() {
 #endif
 }
 
-// What one thread of the horizontal pass needs at a tile's end.
-constexpr int kRingRowsPerWarp = (2 * kLines + kNumBlurKinds - 1) / kNumBlurKinds;
+// What a thread copies into the ring and writes out at a tile's ends: one
+// column of every kRowStride-th line of the block.
 struct TileWork {
-  float* ring;              // [2 * kLines][kRingPitch]
-  const float* my_staged;   // this warp's staged outputs, [kLines][kOutPitch]
-  // The input rows this thread's warp copies into the ring: ring row
-  // kind + i * kNumBlurKinds (x1's lines, then x2's), null past the image.
-  const float* row_src[kRingRowsPerWarp];
-  float* out;               // this warp's output plane
-  ptrdiff_t out_pitch;
-  int line0, lane, kind, w, h;
+  const BlurArgs& a;
+  float* ring;           // [image][kLines][kRingPitch]
+  const float* staged;   // [pole][kLines][kStagePitch]
+  int c, kind, line0, col, row0;
 
-  __device__ TileWork(const BlurArgs& a, float* ring_, const float* staged, int c)
-      : ring(ring_),
-        my_staged(staged),
-        out(a.out.p[c][threadIdx.x / kLines].data),
-        out_pitch(a.out.p[c][threadIdx.x / kLines].pitch),
-        line0(blockIdx.x * kLines),
-        lane(threadIdx.x % kLines),
-        kind(threadIdx.x / kLines),
-        w(a.w),
-        h(a.h) {
-#pragma unroll
-    for (int i = 0; i < kRingRowsPerWarp; ++i) {
-      const int r = kind + i * kNumBlurKinds;
-      const int y = line0 + r % kLines;
-      const PlaneView& in = a.xyb.img[r < kLines ? 0 : 1].c[c];
-      row_src[i] = r < 2 * kLines && y < h ? in.data + y * in.pitch : nullptr;
-    }
-  }
+  __device__ TileWork(const BlurArgs& args, float* ring_, const float* staged_)
+      : a(args),
+        ring(ring_),
+        staged(staged_),
+        c(blockIdx.z),
+        kind(blockIdx.x),
+        line0(blockIdx.y * kLines),
+        col(threadIdx.x % kTile),
+        row0(threadIdx.x / kTile) {}
 
-  // Requests tile t of both input images into its ring slot: every
-  // kNumBlurKinds-th row per warp, one coalesced row of 32 columns each.
+  // Requests tile t of the images the plane reads into its ring slot.
   __device__ void RequestTile(int t) const {
-    const int x = t * kTile + lane;
-    const int col = x % kRingCols;
-#pragma unroll
-    for (int i = 0; i < kRingRowsPerWarp; ++i) {
-      const int r = kind + i * kNumBlurKinds;
-      if (r >= 2 * kLines) break;
-      const bool valid = row_src[i] != nullptr && x < w;
-      // An invalid copy reads nothing; its source is any global address.
-      CopyAsync(ring + r * kRingPitch + col, valid ? row_src[i] + x : out, valid);
+    const int x = t * kTile + col;
+    const int first = FirstImage(kind);
+    for (int i = 0; i < NumImages(kind); ++i) {
+      const PlaneView& in = a.xyb.img[first + i].c[c];
+      float* dst = ring + i * kRingFloats + row0 * kRingPitch + x % kRingCols;
+      const float* src = in.data + (line0 + row0) * in.pitch + x;
+      for (int r = row0; r < kLines; r += kRowStride) {
+        const bool valid = line0 + r < a.h && x < a.w;
+        // An invalid copy reads nothing; its source is any global address.
+        CopyAsync(dst, valid ? src : in.data, valid);
+        dst += kRowStride * kRingPitch;
+        src += kRowStride * in.pitch;
+      }
     }
     CopyCommit();
   }
-  // Writes this warp's outputs of tile t, a row of 32 columns per store.
+  // Adds the three poles' staged outputs of tile t and writes them.
   __device__ void FlushTile(int t) const {
-    const int x = t * kTile + lane;
-    if (x >= w) return;
-    float* to = out + line0 * out_pitch + x;
-    const float* from = my_staged + lane;
-    if (line0 + kLines <= h) {
-#pragma unroll
-      for (int line = 0; line < kLines; ++line, to += out_pitch) *to = from[line * kOutPitch];
-    } else {
-      for (int line = 0; line < h - line0; ++line, to += out_pitch) *to = from[line * kOutPitch];
+    const int x = t * kTile + col;
+    if (x >= a.w) return;
+    const PlaneView& out = a.out.p[c][kind];
+    const int rows = min(kLines, a.h - line0);
+    const float* from = staged + row0 * kStagePitch + col;
+    float* to = out.data + (line0 + row0) * out.pitch + x;
+    for (int r = row0; r < rows; r += kRowStride) {
+      *to = SumPoles(from[0], from[kLines * kStagePitch], from[2 * kLines * kStagePitch]);
+      from += kRowStride * kStagePitch;
+      to += kRowStride * out.pitch;
     }
   }
 };
 
-// A tile's end: tile t + 2 (requested at the end of tile t - 1) must have
-// landed and tile t - 1 is no longer read by any warp, so after the barrier
-// tile t + 3 can be requested into t - 1's slot while tile t + 1 is computed.
-__device__ __forceinline__ void EndOfTile(const TileWork& work, int t) {
-  CopyWaitAll();
-  __syncthreads();
-  work.FlushTile(t);
-  work.RequestTile(t + 3);
-  __syncwarp();  // staged rows are rewritten by other lanes next
-}
-
 // A tile of 4-lane blocks only (x0 >= the first block, x0 + kTile <= the
 // block end): samples x0 - N - 1 .. x0 + kTile + N - 2, all in the ring
-// (tiles t - 1 .. t + 1), into registers, then the 8 blocks unrolled.
+// (tiles t - 1 .. t + 1), into registers, then the blocks unrolled.
 constexpr int kWindow = kTile + 2 * kRadius;
-static_assert(kTile % 4 == 0 && (kRingCols & (kRingCols - 1)) == 0, "ring layout");
-__device__ __forceinline__ void BlockTile(const RecursiveGaussian& rg,
-                                          const KindSampler& sample, int x0,
-                                          HorizontalState& st, float* out) {
-  const int first = x0 - kRadius - 1;  // >= 0
+__device__ __forceinline__ void BlockTile(const OnePole& pole, const KindSampler& sample,
+                                          int x0, float* out) {
+  const int first = x0 - kRadius - 1;  // >= 0, even
   float w[kWindow];
 #pragma unroll
-  for (int j = 0; j < kWindow; ++j) w[j] = sample((first + j) & (kRingCols - 1));
+  for (int j = 0; j < kWindow; j += 2) {
+    const float2 v = sample.Pair((first + j) & (kRingCols - 1));
+    w[j] = v.x;
+    w[j + 1] = v.y;
+  }
 #pragma unroll
   for (int b = 0; b < kTile; b += 4) {
     float s[4], v[4];
 #pragma unroll
     for (int j = 0; j < 4; ++j) s[j] = w[b + j] + w[b + j + 2 * kRadius];
-    HorizontalBlockStep(rg, s, st, v);
-#pragma unroll
-    for (int j = 0; j < 4; ++j) out[b + j] = v[j];
+    pole.Block(s, v);
+    *reinterpret_cast<float4*>(out + b) = make_float4(v[0], v[1], v[2], v[3]);
   }
 }
 
 // Any other tile (the line's first, its scalar tail), position by position
 // as BlurLineHorizontal takes them; tile 0 starts at n = -N + 1. A block of
 // 4 never crosses a tile: blocks start at multiples of 4.
-__device__ __forceinline__ void EdgeTile(const RecursiveGaussian& rg,
-                                         const KindSampler& sample,
+__device__ __forceinline__ void EdgeTile(const OnePole& pole, const KindSampler& sample,
                                          const HorizontalSchedule& sched, int len,
-                                         int x0, HorizontalState& st, float* out) {
+                                         int x0, float* out) {
   const auto in = [&](int i) { return sample(i & (kRingCols - 1)); };
   const auto put = [&](int i, float v) { out[i - x0] = v; };
   const int end = min(x0 + kTile, len);
   for (int n = x0 == 0 ? -kRadius + 1 : x0; n < end;) {
-    n = HorizontalStepAt(rg, sched, in, put, len, n, st);
+    n = HorizontalStepAt(pole, kRadius, sched, in, put, len, n);
   }
 }
 
-// grid: (line groups, channel); block: kNumBlurKinds warps.
-__global__ void __launch_bounds__(kLines * kNumBlurKinds)
-    BlurHorizontalKernel(BlurArgs a) {
+// grid: (kind, line groups, channel); block: kPoles warps.
+__global__ void __launch_bounds__(kThreads) BlurHorizontalKernel(BlurArgs a) {
   extern __shared__ float smem[];
-  float* ring = smem;                                // [2][kLines][kRingPitch]
-  float* staged = smem + 2 * kLines * kRingPitch;    // [kind][kLines][kOutPitch]
-  const int c = blockIdx.y;
-  const int lane = threadIdx.x % kLines;
-  const int kind = threadIdx.x / kLines;
-  const TileWork work(a, ring, staged + kind * kLines * kOutPitch, c);
+  float* ring = smem;
+  float* staged = smem + 2 * kRingFloats;
+  const int line = threadIdx.x % kLines;
+  const int k = threadIdx.x / kLines;
+  const TileWork work(a, ring, staged);
 
   work.RequestTile(0);
   work.RequestTile(1);
@@ -216,19 +226,27 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
   CopyWaitAll();
   __syncthreads();
 
-  const KindSampler sample(ring + lane * kRingPitch, ring + (kLines + lane) * kRingPitch, kind);
-  float* my_out = staged + (kind * kLines + lane) * kOutPitch;
+  const KindSampler sample(ring, line, work.kind);
+  float* my_out = staged + (k * kLines + line) * kStagePitch;
   const HorizontalSchedule sched(kRadius, a.w);
-  HorizontalState st;
+  PoleState st;
+  const OnePole pole{a.rg, k, st};
   const int tiles = (a.w + kTile - 1) / kTile;
   for (int t = 0; t < tiles; ++t) {
     const int x0 = t * kTile;
     if (x0 >= sched.first_block && x0 + kTile <= sched.block_end) {
-      BlockTile(a.rg, sample, x0, st, my_out);
+      BlockTile(pole, sample, x0, my_out);
     } else {
-      EdgeTile(a.rg, sample, sched, a.w, x0, st, my_out);
+      EdgeTile(pole, sample, sched, a.w, x0, my_out);
     }
-    EndOfTile(work, t);  // flushes tile t (columns below w only)
+    // Tile t + 2 (requested at the end of tile t - 1) must have landed, the
+    // poles' outputs of tile t must be staged, and tile t - 1's ring slot
+    // must be read by no one before tile t + 3 is requested into it.
+    CopyWaitAll();
+    __syncthreads();
+    work.RequestTile(t + 3);
+    work.FlushTile(t);
+    __syncthreads();  // the staged outputs are rewritten by tile t + 1
   }
   CopyWaitAll();  // no copy may land after the block has exited
 }
@@ -236,9 +254,11 @@ __global__ void __launch_bounds__(kLines * kNumBlurKinds)
 }  // namespace
 
 cudaError_t PrepareBlurKernels() {
+  // Eight blocks of 24 KiB per SM hold the 1020 blocks of a 4K frame's
+  // scale 0 at once: ask for the largest shared-memory share.
   return cudaFuncSetAttribute(BlurHorizontalKernel,
-                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              static_cast<int>(kHorizontalSmem));
+                              cudaFuncAttributePreferredSharedMemoryCarveout,
+                              cudaSharedmemCarveoutMaxShared);
 }
 
 cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
@@ -246,8 +266,8 @@ cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
                                  cudaStream_t stream) {
   if (rg.radius != kRadius) return cudaErrorInvalidValue;
   const BlurArgs a{rg, xyb, blurred, blurred.p[0][0].width, blurred.p[0][0].height};
-  const dim3 grid((a.h + kLines - 1) / kLines, 3);
-  BlurHorizontalKernel<<<grid, kLines * kNumBlurKinds, kHorizontalSmem, stream>>>(a);
+  const dim3 grid(kNumBlurKinds, (a.h + kLines - 1) / kLines, 3);
+  BlurHorizontalKernel<<<grid, kThreads, kHorizontalSmem, stream>>>(a);
   return cudaGetLastError();
 }
 

@@ -13,51 +13,79 @@
 
 namespace s2c {
 
-// State of the horizontal pass along one line: the last two outputs of each
-// pole.
+// State of one pole of the horizontal pass along one line: its last two
+// outputs. The three poles never read each other's state; only their outputs
+// are added (SumPoles), so a pole can be stepped on its own.
+struct PoleState {
+  float prev = 0.0f;
+  float prev2 = 0.0f;
+};
 struct HorizontalState {
-  float prev[3] = {0.0f, 0.0f, 0.0f};
-  float prev2[3] = {0.0f, 0.0f, 0.0f};
+  PoleState pole[3];
 };
 
-// One output of the plain recursion in libjxl's scalar operation order;
+// The outputs of the three poles at one position, added in libjxl's order.
+S2C_HD float SumPoles(float o0, float o1, float o2) { return o0 + (o1 + o2); }
+
+// Pole k's output of the plain recursion in libjxl's scalar operation order;
 // `sum` is in(i - N - 1) + in(i + N - 1), zero outside the line.
-S2C_HD float HorizontalScalarStep(const RecursiveGaussian& rg, float sum,
-                                  HorizontalState& st) {
-  float o[3];
-  for (int k = 0; k < 3; ++k) {
-    o[k] = sum * rg.mul_in[4 * k];
-    o[k] = Fma(rg.mul_prev2[4 * k], st.prev2[k], o[k]);
-    st.prev2[k] = st.prev[k];
-    o[k] = Fma(rg.mul_prev[4 * k], st.prev[k], o[k]);
-    st.prev[k] = o[k];
-  }
-  return o[0] + (o[1] + o[2]);
+S2C_HD float HorizontalScalarPole(const RecursiveGaussian& rg, int k, float sum,
+                                  PoleState& st) {
+  float o = sum * rg.mul_in[4 * k];
+  o = Fma(rg.mul_prev2[4 * k], st.prev2, o);
+  st.prev2 = st.prev;
+  o = Fma(rg.mul_prev[4 * k], st.prev, o);
+  st.prev = o;
+  return o;
 }
 
-// Four outputs n .. n + 3 of libjxl's 4-lane block form; s[j] is
+// Pole k's four outputs n .. n + 3 of libjxl's 4-lane block form; s[j] is
 // in(n + j - N - 1) + in(n + j + N - 1).
-S2C_HD void HorizontalBlockStep(const RecursiveGaussian& rg, const float s[4],
-                                HorizontalState& st, float out[4]) {
-  float o[3][4];
-  for (int k = 0; k < 3; ++k) {
-    const float* mi = &rg.mul_in[4 * k];
-    for (int j = 0; j < 4; ++j) {
-      // libjxl broadcasts s[0..3] against shifted copies of mul_in; the
-      // lanes where the shifted multiplier is zero add an exact zero.
-      float t = s[0] * mi[j];
-      if (j >= 1) t = Fma(mi[j - 1], s[1], t);
-      if (j >= 2) t = Fma(mi[j - 2], s[2], t);
-      if (j >= 3) t = Fma(mi[j - 3], s[3], t);
-      t = Fma(rg.mul_prev2[4 * k + j], st.prev2[k], t);
-      t = Fma(rg.mul_prev[4 * k + j], st.prev[k], t);
-      o[k][j] = t;
-    }
-    st.prev2[k] = o[k][2];
-    st.prev[k] = o[k][3];
+S2C_HD void HorizontalBlockPole(const RecursiveGaussian& rg, int k, const float s[4],
+                                PoleState& st, float o[4]) {
+  const float* mi = &rg.mul_in[4 * k];
+  for (int j = 0; j < 4; ++j) {
+    // libjxl broadcasts s[0..3] against shifted copies of mul_in; the
+    // lanes where the shifted multiplier is zero add an exact zero.
+    float t = s[0] * mi[j];
+    if (j >= 1) t = Fma(mi[j - 1], s[1], t);
+    if (j >= 2) t = Fma(mi[j - 2], s[2], t);
+    if (j >= 3) t = Fma(mi[j - 3], s[3], t);
+    t = Fma(rg.mul_prev2[4 * k + j], st.prev2, t);
+    t = Fma(rg.mul_prev[4 * k + j], st.prev, t);
+    o[j] = t;
   }
-  for (int j = 0; j < 4; ++j) out[j] = o[0][j] + (o[1][j] + o[2][j]);
+  st.prev2 = o[2];
+  st.prev = o[3];
 }
+
+// The steps of all three poles, summed: one line's output.
+struct AllPoles {
+  const RecursiveGaussian& rg;
+  HorizontalState& st;
+  S2C_HD float Scalar(float sum) const {
+    float o[3];
+    for (int k = 0; k < 3; ++k) o[k] = HorizontalScalarPole(rg, k, sum, st.pole[k]);
+    return SumPoles(o[0], o[1], o[2]);
+  }
+  S2C_HD void Block(const float s[4], float out[4]) const {
+    float o[3][4];
+    for (int k = 0; k < 3; ++k) HorizontalBlockPole(rg, k, s, st.pole[k], o[k]);
+    for (int j = 0; j < 4; ++j) out[j] = SumPoles(o[0][j], o[1][j], o[2][j]);
+  }
+};
+
+// The steps of pole k alone: its share of a line's output, which SumPoles
+// completes with the other two poles' shares.
+struct OnePole {
+  const RecursiveGaussian& rg;
+  int k;
+  PoleState& st;
+  S2C_HD float Scalar(float sum) const { return HorizontalScalarPole(rg, k, sum, st); }
+  S2C_HD void Block(const float s[4], float out[4]) const {
+    HorizontalBlockPole(rg, k, s, st, out);
+  }
+};
 
 // Which step libjxl takes at each position of a line of `len` samples:
 // scalar steps from n = -N + 1 up to the first aligned block (first_block)
@@ -76,25 +104,24 @@ struct HorizontalSchedule {
 };
 
 // The step libjxl takes at position n of a line of `len` samples: a block
-// of 4 outputs where the schedule has one, else a scalar step. Reads
-// samples through in(i) (0 <= i < len; zero outside the line), writes the
-// outputs at positions >= 0 through out(i, v), and returns the next
-// position.
-template <class In, class Out>
-S2C_HD int HorizontalStepAt(const RecursiveGaussian& rg, const HorizontalSchedule& sched,
-                            const In& in, const Out& out, int len, int n,
-                            HorizontalState& st) {
-  const int N = rg.radius;
+// of 4 outputs where the schedule has one, else a scalar step, of the poles
+// `poles` steps (AllPoles or OnePole). Reads samples through in(i)
+// (0 <= i < len; zero outside the line), writes the outputs at positions
+// >= 0 through out(i, v), and returns the next position.
+template <class Poles, class In, class Out>
+S2C_HD int HorizontalStepAt(const Poles& poles, int radius, const HorizontalSchedule& sched,
+                            const In& in, const Out& out, int len, int n) {
+  const int N = radius;
   if (sched.IsBlock(n)) {
     float s[4], v[4];
     for (int j = 0; j < 4; ++j) s[j] = in(n + j - N - 1) + in(n + j + N - 1);
-    HorizontalBlockStep(rg, s, st, v);
+    poles.Block(s, v);
     for (int j = 0; j < 4; ++j) out(n + j, v[j]);
     return n + 4;
   }
   const int l = n - N - 1, r = n + N - 1;
   const float sum = (l >= 0 ? in(l) : 0.0f) + (r < len ? in(r) : 0.0f);
-  const float v = HorizontalScalarStep(rg, sum, st);
+  const float v = poles.Scalar(sum);
   if (n >= 0) out(n, v);
   return n + 1;
 }
@@ -108,7 +135,10 @@ S2C_HD void BlurLineHorizontal(const RecursiveGaussian& rg, const In& in,
                                const Out& out, int len) {
   const HorizontalSchedule sched(rg.radius, len);
   HorizontalState st;
-  for (int n = -rg.radius + 1; n < len;) n = HorizontalStepAt(rg, sched, in, out, len, n, st);
+  const AllPoles poles{rg, st};
+  for (int n = -rg.radius + 1; n < len;) {
+    n = HorizontalStepAt(poles, rg.radius, sched, in, out, len, n);
+  }
 }
 
 // State of the vertical pass for L adjacent columns: the last two outputs
