@@ -67,9 +67,9 @@ constexpr int kBlurRadius = 5;
 // same size, not `blurred`'s). Both require rg.radius == kBlurRadius and
 // return cudaErrorInvalidValue otherwise.
 //
-// PrepareBlurKernels should run once in the current context: it asks for
-// the largest shared-memory share of each SM for the horizontal pass, whose
-// occupancy is bound by shared memory. It is not set at every launch because cudaFuncSetAttribute waits
+// PrepareBlurKernels must have run once in the current context: the
+// horizontal pass takes more than the default 48 KB of dynamic shared
+// memory. It is not set at every launch because cudaFuncSetAttribute waits
 // for the runtime's copies in flight, which would hold back the other
 // streams, and is not a call to make while a stream is being captured.
 cudaError_t PrepareBlurKernels();
