@@ -15,7 +15,7 @@ namespace s2c {
 
 // State of one pole of the horizontal pass along one line: its last two
 // outputs. The three poles never read each other's state; only their outputs
-// are added (SumPoles), so a pole can be stepped on its own.
+// are added (SumPoles).
 struct PoleState {
   float prev = 0.0f;
   float prev2 = 0.0f;
@@ -59,7 +59,8 @@ S2C_HD void HorizontalBlockPole(const RecursiveGaussian& rg, int k, const float 
   st.prev = o[3];
 }
 
-// The steps of all three poles, summed: one line's output.
+// The steps of the three poles at one position, their outputs summed: the
+// line's output.
 struct AllPoles {
   const RecursiveGaussian& rg;
   HorizontalState& st;
@@ -72,18 +73,6 @@ struct AllPoles {
     float o[3][4];
     for (int k = 0; k < 3; ++k) HorizontalBlockPole(rg, k, s, st.pole[k], o[k]);
     for (int j = 0; j < 4; ++j) out[j] = SumPoles(o[0][j], o[1][j], o[2][j]);
-  }
-};
-
-// The steps of pole k alone: its share of a line's output, which SumPoles
-// completes with the other two poles' shares.
-struct OnePole {
-  const RecursiveGaussian& rg;
-  int k;
-  PoleState& st;
-  S2C_HD float Scalar(float sum) const { return HorizontalScalarPole(rg, k, sum, st); }
-  S2C_HD void Block(const float s[4], float out[4]) const {
-    HorizontalBlockPole(rg, k, s, st, out);
   }
 };
 
@@ -104,12 +93,12 @@ struct HorizontalSchedule {
 };
 
 // The step libjxl takes at position n of a line of `len` samples: a block
-// of 4 outputs where the schedule has one, else a scalar step, of the poles
-// `poles` steps (AllPoles or OnePole). Reads samples through in(i)
+// of 4 outputs where the schedule has one, else a scalar step, of the
+// three poles in `poles`. Reads samples through in(i)
 // (0 <= i < len; zero outside the line), writes the outputs at positions
 // >= 0 through out(i, v), and returns the next position.
-template <class Poles, class In, class Out>
-S2C_HD int HorizontalStepAt(const Poles& poles, int radius, const HorizontalSchedule& sched,
+template <class In, class Out>
+S2C_HD int HorizontalStepAt(const AllPoles& poles, int radius, const HorizontalSchedule& sched,
                             const In& in, const Out& out, int len, int n) {
   const int N = radius;
   if (sched.IsBlock(n)) {
