@@ -16,7 +16,9 @@
 // warp stages its outputs in shared memory and writes them tile by tile, 16
 // bytes a lane. Every line of the block has the same length, so all
 // threads take the same path; the block synchronises every two tiles and
-// then requests the two tiles after the next four.
+// then requests the two tiles after the next four (every tile, and the
+// tile after the next two, where a block may not have the shared memory
+// that takes: Ring).
 //
 // The pass is latency-bound when it runs alone (a 4K frame's scale 0 has
 // 32,400 lines of blurred planes: about 1.6 warps per scheduler of an H200)
@@ -37,20 +39,26 @@ constexpr int kRadius = kBlurRadius;
 constexpr int kLines = 32;                      // lines per block = warp size
 constexpr int kThreads = kLines * kNumBlurKinds;  // a warp per blurred plane
 constexpr int kTile = 32;                       // columns per tile
-// The block synchronises after every kTilesPerSync tiles t (t + 1 a
-// multiple of it) and then requests tiles t + 2 kTilesPerSync + 1 ..
-// t + 3 kTilesPerSync, into the slots of tiles that no one reads any more.
-constexpr int kTilesPerSync = 2;
-constexpr int kRingTiles = 4 * kTilesPerSync;
-constexpr int kRingCols = kTile * kRingTiles;
-// Pitches of 4 (mod 32) floats: a warp's 16-byte accesses, one line per
-// lane, hit distinct banks in each quarter warp.
-constexpr int kRingPitch = kRingCols + 4;
-constexpr int kStagePitch = kTile + 4;
-constexpr int kRingFloats = kLines * kRingPitch;     // one image
+constexpr int kStagePitch = kTile + 4;  // 4 (mod 32): see Ring::kPitch
 constexpr int kStageFloats = kLines * kStagePitch;   // one warp's outputs
-constexpr size_t kHorizontalSmem =
-    sizeof(float) * (2 * kRingFloats + kNumBlurKinds * kStageFloats);
+
+// The shared-memory ring of XYB samples, for a block that synchronises
+// after every kTilesPerSync tiles t (t + 1 a multiple of it) and then
+// requests tiles t + 2 kTilesPerSync + 1 .. t + 3 kTilesPerSync, into the
+// slots of tiles that no one reads any more. Two tiles per barrier halve
+// the barriers but take 88 KiB of shared memory per block, more than a
+// Turing GPU allows (64 KiB); there the block synchronises every tile.
+template <int kTilesPerSync>
+struct Ring {
+  static constexpr int kCols = kTile * 4 * kTilesPerSync;
+  // 4 (mod 32) floats: a warp's 16-byte accesses, one line per lane, hit
+  // distinct banks in each quarter warp.
+  static constexpr int kPitch = kCols + 4;
+  static constexpr int kFloats = kLines * kPitch;  // one image
+  static constexpr size_t kSmemBytes =
+      sizeof(float) * (2 * kFloats + kNumBlurKinds * kStageFloats);
+  static_assert((kCols & (kCols - 1)) == 0, "ring columns: a power of 2");
+};
 // A tile's row is kQuads groups of 4 columns (16 bytes). In the ring copy,
 // thread i takes group i % kQuads of ring rows i / kQuads, i / kQuads +
 // kCopyRows, ...; in a warp's write, lane l group l % kQuads of rows
@@ -64,7 +72,7 @@ constexpr int kLead = (kRadius + 1 + 3) / 4 * 4;
 constexpr int kWindow = (kLead + kTile + kRadius - 2 + 3) / 4 * 4;
 
 static_assert(kLead <= kTile && kRadius - 2 <= kTile, "window within tiles t - 1 .. t + 1");
-static_assert((kRingCols & (kRingCols - 1)) == 0 && kThreads % kQuads == 0, "ring layout");
+static_assert(kThreads % kQuads == 0, "copy layout");
 
 struct BlurArgs {
   RecursiveGaussian rg;
@@ -131,9 +139,10 @@ __device__ __forceinline__ void CopyWaitAll() {
 }
 
 // What a thread copies into the ring and writes out at a tile's end.
+template <class R>
 struct TileWork {
   const BlurArgs& a;
-  float* ring;             // [image][kLines][kRingPitch]
+  float* ring;             // [image][kLines][R::kPitch]
   const float* my_staged;  // this warp's staged outputs, [kLines][kStagePitch]
   int c, kind, line0;
 
@@ -150,13 +159,13 @@ struct TileWork {
   // group that starts inside the line lies inside the plane.
   __device__ void RequestTile(int t) const {
     const int x = t * kTile + 4 * (threadIdx.x % kQuads);
-    const int col = x % kRingCols;
+    const int col = x % R::kCols;
     for (int r = threadIdx.x / kQuads; r < 2 * kLines; r += kCopyRows) {
       const PlaneView& in = a.xyb.img[r / kLines].c[c];
       const int y = line0 + r % kLines;
       const bool valid = y < a.h && x < a.w;
       // An invalid copy reads nothing; its source is any global address.
-      CopyAsync16(ring + r * kRingPitch + col, valid ? in.data + y * in.pitch + x : in.data,
+      CopyAsync16(ring + r * R::kPitch + col, valid ? in.data + y * in.pitch + x : in.data,
                   valid);
     }
     CopyCommit();
@@ -186,13 +195,13 @@ struct TileWork {
 // A tile of 4-lane blocks only (x0 >= the first block, x0 + kTile <= the
 // block end): its samples, all in the ring (tiles t - 1 .. t + 1), into
 // registers, then the blocks unrolled.
-template <class Sampler>
+template <class R, class Sampler>
 __device__ __forceinline__ void BlockTile(const AllPoles& poles, const Sampler& sample, int x0,
                                           float* out) {
   float w[kWindow];  // w[i]: column x0 - kLead + i
 #pragma unroll
   for (int i = 0; i < kWindow; i += 4) {
-    const float4 v = sample.Quad((x0 - kLead + i) & (kRingCols - 1));
+    const float4 v = sample.Quad((x0 - kLead + i) & (R::kCols - 1));
     w[i] = v.x;
     w[i + 1] = v.y;
     w[i + 2] = v.z;
@@ -212,11 +221,11 @@ __device__ __forceinline__ void BlockTile(const AllPoles& poles, const Sampler& 
 // Any other tile (the line's first, its scalar tail), position by position
 // as BlurLineHorizontal takes them; tile 0 starts at n = -N + 1. A block of
 // 4 never crosses a tile: blocks start at multiples of 4.
-template <class Sampler>
+template <class R, class Sampler>
 __device__ __forceinline__ void EdgeTile(const AllPoles& poles, const Sampler& sample,
                                          const HorizontalSchedule& sched, int len, int x0,
                                          float* out) {
-  const auto in = [&](int i) { return sample(i & (kRingCols - 1)); };
+  const auto in = [&](int i) { return sample(i & (R::kCols - 1)); };
   const auto put = [&](int i, float v) { out[i - x0] = v; };
   const int end = min(x0 + kTile, len);
   for (int n = x0 == 0 ? -kRadius + 1 : x0; n < end;) {
@@ -224,32 +233,34 @@ __device__ __forceinline__ void EdgeTile(const AllPoles& poles, const Sampler& s
   }
 }
 
-template <class Sampler>
+template <class R, class Sampler>
 __device__ __forceinline__ void Tile(const AllPoles& poles, const Sampler& sample,
                                      const HorizontalSchedule& sched, int len, int x0,
                                      float* out) {
   if (x0 >= sched.first_block && x0 + kTile <= sched.block_end) {
-    BlockTile(poles, sample, x0, out);
+    BlockTile<R>(poles, sample, x0, out);
   } else {
-    EdgeTile(poles, sample, sched, len, x0, out);
+    EdgeTile<R>(poles, sample, sched, len, x0, out);
   }
 }
 
 // grid: (line groups, channel); block: kNumBlurKinds warps.
+template <int kTilesPerSync>
 __global__ void __launch_bounds__(kThreads) BlurHorizontalKernel(BlurArgs a) {
+  using R = Ring<kTilesPerSync>;
   extern __shared__ float4 smem4[];
   float* ring = reinterpret_cast<float*>(smem4);
-  float* staged = ring + 2 * kRingFloats;
+  float* staged = ring + 2 * R::kFloats;
   const int line = threadIdx.x % kLines;
   const int kind = threadIdx.x / kLines;
-  const TileWork work(a, ring, staged);
+  const TileWork<R> work(a, ring, staged);
 
   for (int t = 0; t < 3 * kTilesPerSync; ++t) work.RequestTile(t);
   CopyWaitAll();
   __syncthreads();
 
-  const float* x1 = ring + line * kRingPitch;
-  const float* x2 = x1 + kRingFloats;
+  const float* x1 = ring + line * R::kPitch;
+  const float* x2 = x1 + R::kFloats;
   const float* first = kind == kMu2 || kind == kSigma22 ? x2 : x1;
   float* my_out = staged + kind * kStageFloats + line * kStagePitch;
   const HorizontalSchedule sched(kRadius, a.w);
@@ -260,11 +271,11 @@ __global__ void __launch_bounds__(kThreads) BlurHorizontalKernel(BlurArgs a) {
     const int x0 = t * kTile;
     // The warp's plane picks the sampler; the branches do not diverge.
     if (kind == kSigma12) {
-      Tile(poles, Cross{x1, x2}, sched, a.w, x0, my_out);
+      Tile<R>(poles, Cross{x1, x2}, sched, a.w, x0, my_out);
     } else if (kind >= kSigma11) {
-      Tile(poles, Square{first, x2}, sched, a.w, x0, my_out);
+      Tile<R>(poles, Square{first, x2}, sched, a.w, x0, my_out);
     } else {
-      Tile(poles, Plain{first, x2}, sched, a.w, x0, my_out);
+      Tile<R>(poles, Plain{first, x2}, sched, a.w, x0, my_out);
     }
     __syncwarp();  // the warp's lanes write its staged rows, FlushTile reads them
     work.FlushTile(t);
@@ -281,21 +292,49 @@ __global__ void __launch_bounds__(kThreads) BlurHorizontalKernel(BlurArgs a) {
   CopyWaitAll();  // no copy may land after the block has exited
 }
 
+
+// The ring a block of the current device uses: two tiles per barrier where
+// the device allows a block that much shared memory.
+cudaError_t TilesPerSync(int* tiles) {
+  int device = 0, optin = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) {
+    e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  }
+  *tiles = optin >= static_cast<int>(Ring<2>::kSmemBytes) ? 2 : 1;
+  return e;
+}
+
+template <int kTilesPerSync>
+cudaError_t AllowSharedMemory() {
+  return cudaFuncSetAttribute(BlurHorizontalKernel<kTilesPerSync>,
+                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(Ring<kTilesPerSync>::kSmemBytes));
+}
+
 }  // namespace
 
 cudaError_t PrepareBlurKernels() {
-  return cudaFuncSetAttribute(BlurHorizontalKernel,
-                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                              static_cast<int>(kHorizontalSmem));
+  int tiles = 1;
+  const cudaError_t e = TilesPerSync(&tiles);
+  if (e != cudaSuccess) return e;
+  return tiles == 2 ? AllowSharedMemory<2>() : AllowSharedMemory<1>();
 }
 
 cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
                                  const PairPlanes& xyb, const BlurPlanes& blurred,
                                  cudaStream_t stream) {
   if (rg.radius != kRadius) return cudaErrorInvalidValue;
+  int tiles = 1;
+  const cudaError_t e = TilesPerSync(&tiles);
+  if (e != cudaSuccess) return e;
   const BlurArgs a{rg, xyb, blurred, blurred.p[0][0].width, blurred.p[0][0].height};
   const dim3 grid((a.h + kLines - 1) / kLines, 3);
-  BlurHorizontalKernel<<<grid, kThreads, kHorizontalSmem, stream>>>(a);
+  if (tiles == 2) {
+    BlurHorizontalKernel<2><<<grid, kThreads, Ring<2>::kSmemBytes, stream>>>(a);
+  } else {
+    BlurHorizontalKernel<1><<<grid, kThreads, Ring<1>::kSmemBytes, stream>>>(a);
+  }
   return cudaGetLastError();
 }
 
