@@ -46,7 +46,7 @@ constexpr int kStageFloats = kLines * kStagePitch;   // one warp's outputs
 // after every kTilesPerSync tiles t (t + 1 a multiple of it) and then
 // requests tiles t + 2 kTilesPerSync + 1 .. t + 3 kTilesPerSync, into the
 // slots of tiles that no one reads any more. Two tiles per barrier halve
-// the barriers but take 88 KiB of shared memory per block, more than a
+// the barriers but take 87.5 KiB of shared memory per block, more than a
 // Turing GPU allows (64 KiB); there the block synchronises every tile.
 template <int kTilesPerSync>
 struct Ring {
