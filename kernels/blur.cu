@@ -15,10 +15,10 @@
 // tiles follow the line's schedule step by step (HorizontalStepAt). Each
 // warp stages its outputs in shared memory and writes them tile by tile, 16
 // bytes a lane. Every line of the block has the same length, so all
-// threads take the same path; the block synchronises every two tiles and
-// then requests the two tiles after the next four (every tile, and the
-// tile after the next two, where a block may not have the shared memory
-// that takes: Ring).
+// threads take the same path. The block synchronises every two tiles and
+// then requests the two tiles after the next four; where a block may not
+// have the shared memory that takes (Turing), it synchronises every tile
+// and requests the tile after the next two (Ring).
 //
 // The pass is latency-bound when it runs alone (a 4K frame's scale 0 has
 // 32,400 lines of blurred planes: about 1.6 warps per scheduler of an H200)
