@@ -88,13 +88,11 @@ struct BlurArgs {
 // col + 3, col a multiple of 4.
 struct Plain {  // mu1 = x1, mu2 = x2
   const float* first;
-  const float* second;
   __device__ float operator()(int col) const { return first[col]; }
   __device__ float4 Quad(int col) const { return *reinterpret_cast<const float4*>(first + col); }
 };
 struct Square {  // sigma11 = x1 * x1, sigma22 = x2 * x2
   const float* first;
-  const float* second;
   __device__ float operator()(int col) const { return first[col] * first[col]; }
   __device__ float4 Quad(int col) const {
     const float4 u = *reinterpret_cast<const float4*>(first + col);
@@ -273,9 +271,9 @@ __global__ void __launch_bounds__(kThreads) BlurHorizontalKernel(BlurArgs a) {
     if (kind == kSigma12) {
       Tile<R>(poles, Cross{x1, x2}, sched, a.w, x0, my_out);
     } else if (kind >= kSigma11) {
-      Tile<R>(poles, Square{first, x2}, sched, a.w, x0, my_out);
+      Tile<R>(poles, Square{first}, sched, a.w, x0, my_out);
     } else {
-      Tile<R>(poles, Plain{first, x2}, sched, a.w, x0, my_out);
+      Tile<R>(poles, Plain{first}, sched, a.w, x0, my_out);
     }
     __syncwarp();  // the warp's lanes write its staged rows, FlushTile reads them
     work.FlushTile(t);
@@ -291,7 +289,6 @@ __global__ void __launch_bounds__(kThreads) BlurHorizontalKernel(BlurArgs a) {
   }
   CopyWaitAll();  // no copy may land after the block has exited
 }
-
 
 // The ring a block of the current device uses: two tiles per barrier where
 // the device allows a block that much shared memory.
