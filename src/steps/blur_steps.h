@@ -96,7 +96,8 @@ struct HorizontalSchedule {
 // of 4 outputs where the schedule has one, else a scalar step, of the
 // three poles in `poles`. Reads samples through in(i)
 // (0 <= i < len; zero outside the line), writes the outputs at positions
-// >= 0 through out(i, v), and returns the next position.
+// >= 0 through out(i, v), and returns the next position. `radius` is
+// rg.radius, given apart so that a kernel can pass it as a constant.
 template <class In, class Out>
 S2C_HD int HorizontalStepAt(const AllPoles& poles, int radius, const HorizontalSchedule& sched,
                             const In& in, const Out& out, int len, int n) {
