@@ -54,6 +54,25 @@ struct PreparedTermsOf {
   static constexpr bool kRuns = true;
   template <int L, class Visit>
   __device__ void Run(uint64_t first, int c, Visit&& visit) const {
+    ForEachPrepared<L>(first, c, [&](int j, PreparedBits p) {
+      Term t[kTerms];
+      Path::Finish(p, t);
+      visit(j, t);
+    });
+  }
+  // The increments of a run's terms decided without finishing them, where
+  // the path can (IntegerF64: decided_increments.h).
+  static constexpr bool kDecides = Path::kDecidesIncrements;
+  template <int L>
+  __device__ void Decide(uint64_t first, int c, const int32_t (&key)[kTerms],
+                         const float (&scale)[kTerms], DecidedRun (&run)[kTerms]) const {
+    ForEachPrepared<L>(first, c,
+                       [&](int, PreparedBits p) { Path::DecideIncrements(p, key, scale, run); });
+  }
+
+ private:
+  template <int L, class Visit>
+  __device__ void ForEachPrepared(uint64_t first, int c, Visit&& visit) const {
     int x, y;
     m.Position(first, &x, &y);
     auto rows = m.PreparedOf(c, y);
@@ -63,9 +82,7 @@ struct PreparedTermsOf {
         x = 0;
         rows = m.PreparedOf(c, ++y);
       }
-      Term t[kTerms];
-      Path::Finish(rows.Load(x++), t);
-      visit(j, t);
+      visit(j, rows.Load(x++));
     }
   }
 };

@@ -45,6 +45,7 @@
 #include <cub/block/block_store.cuh>
 
 #include "ordered_sum_launch.h"
+#include "steps/decided_increments.h"
 #include "steps/ordered_sum.h"
 #include "steps/ordered_sum_bits.h"
 #include "steps/ordered_sum_signed.h"
@@ -215,6 +216,23 @@ template <class Terms>
 struct HasOneTerm<Terms, std::void_t<decltype(Terms::kOneTerm)>>
     : std::bool_constant<Terms::kOneTerm> {};
 
+// Increments decided without the terms: a functor may declare `static
+// constexpr bool kDecides = true` and define
+//   template <int L>
+//   __device__ void Decide(uint64_t first, int group, const int32_t (&key)[K / G],
+//                          const float (&scale)[K / G], DecidedRun (&run)[K / G]) const
+// adding to run[k] the increments of elements first .. first + L - 1 < n
+// under key[k] (scale[k] = UnitScale(key[k])), each exactly the one-term
+// rule's where it marks none undecided (the metric's terms on the integer
+// path: src/steps/decided_increments.h). The increments kernel takes a
+// decided run's total as its increment (DecidedTaken) in place of the fast
+// rule, and forms the others by the exact rule.
+template <class Terms, class = void>
+struct Decides : std::false_type {};
+template <class Terms>
+struct Decides<Terms, std::void_t<decltype(Terms::kDecides)>>
+    : std::bool_constant<Terms::kDecides> {};
+
 // Advice only, so any order will do: thread l takes elements l, l + 256,
 // ... of the chunk, so that each load is coalesced (runs of 4 consecutive
 // elements per thread were slower in the backend, when this pass also
@@ -298,6 +316,77 @@ __device__ __forceinline__ SignedIncrement ShuffleDown(SignedIncrement v, int st
           __shfl_down_sync(0xFFFFFFFFu, v.hi, step), __shfl_down_sync(0xFFFFFFFFu, v.lo, step)};
 }
 
+// The exact rule's increment of sum k (group g) over the L elements from
+// first, from the terms one at a time (kOneTerm); +0.0 past n.
+template <int L, class Rule, class Arith, class Terms>
+__device__ typename Rule::Increment ExactRunOfOne(const Terms& terms, uint64_t n, uint64_t first,
+                                                  int g, int k, int plan) {
+  typename Rule::Increment r = Rule::kNothing;
+  for (int j = 0; j < L; ++j) {
+    const uint64_t i = first + j;
+    const typename Arith::Term t = i < n ? terms.One(i, g, k) : typename Arith::Term{};
+    r = Rule::Compose(r, Arith::template OneTerm<Rule>(t, plan));
+  }
+  return r;
+}
+
+// The runs the increments kernel could not decide, a few per block, queued
+// as (thread, sum) and formed by the exact rule by the block's threads
+// together, one each: by its own thread, one such run would hold up its
+// whole warp, and most warps have one.
+constexpr int kExactQueue = 2 * kIncrementThreads;
+template <class Increment, int kCapacity>
+struct ExactRunQueue {
+  int size;                      // entries asked for (may pass the capacity)
+  uint16_t entry[kCapacity];     // thread * KG + sum
+  Increment inc[kCapacity];
+};
+
+// Forms v[k] for each sum k in `exact` (bits) of this thread's run of
+// kIncrementTerms elements from chunk_first + threadIdx.x * kIncrementTerms,
+// through the queue, or by the thread itself where the queue is full. Every
+// thread of the block calls it (two barriers); queue.size is 0 on entry.
+template <int KG, class Rule, class Arith, class Terms, class Increment, int kCapacity>
+__device__ void ExactRunsTogether(const Terms& terms, uint64_t n, uint64_t chunk_first, int g,
+                                  const int32_t* plan, uint32_t exact,
+                                  ExactRunQueue<Increment, kCapacity>& queue, Increment (&v)[KG]) {
+  static_assert(HasOneTerm<Terms>::value, "the queue forms one sum's run at a time");
+  static_assert(kIncrementThreads * KG <= 0xFFFF, "entries fit 16 bits");
+  const int lane = threadIdx.x;
+  uint32_t own = 0;  // the queue was full
+  for (int k = 0; k < KG; ++k) {
+    if ((exact >> k) & 1) {
+      const int at = atomicAdd(&queue.size, 1);
+      if (at < kCapacity) {
+        queue.entry[at] = static_cast<uint16_t>(lane * KG + k);
+      } else {
+        own |= 1u << k;
+      }
+    }
+  }
+  __syncthreads();
+  const int size = min(queue.size, kCapacity);
+  for (int at = lane; at < size; at += kIncrementThreads) {
+    const int t = queue.entry[at] / KG, k = queue.entry[at] % KG;
+    queue.inc[at] = ExactRunOfOne<kIncrementTerms, Rule, Arith>(
+        terms, n, chunk_first + static_cast<uint64_t>(t) * kIncrementTerms, g, k, plan[k]);
+  }
+  for (int k = 0; k < KG; ++k) {
+    if ((own >> k) & 1) {
+      v[k] = ExactRunOfOne<kIncrementTerms, Rule, Arith>(
+          terms, n, chunk_first + static_cast<uint64_t>(lane) * kIncrementTerms, g, k, plan[k]);
+    }
+  }
+  __syncthreads();
+  for (int at = 0; at < size; ++at) {
+    const int entry = queue.entry[at];
+    if (entry / KG != lane) continue;
+    for (int k = 0; k < KG; ++k) {
+      if (k == entry % KG) v[k] = queue.inc[at];
+    }
+  }
+}
+
 // A chunk's increment is the ordered composition of its terms; any bracketing
 // gives the same pair (Then is associative), so this kernel need not follow
 // the walk's lanes of kSumLaneTerms: each thread composes kIncrementTerms
@@ -321,15 +410,25 @@ __global__ void __launch_bounds__(kIncrementThreads)
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
   static_assert(KG <= 32, "one bit per sum");
   constexpr int kWarps = kIncrementThreads / 32;
+  constexpr bool kDecided = Decides<Terms>::value;
   __shared__ int32_t plan[KG];
-  __shared__ double scale[KG];
+  __shared__ double scale[Arith::kFastRule && !kDecided ? KG : 1];
+  __shared__ float unit_scale[kDecided ? KG : 1];
+  __shared__ ExactRunQueue<Increment, kDecided ? kExactQueue : 1> queue;
   __shared__ Increment warp_inc[kWarps][KG];
   const uint64_t c = blockIdx.x;
   const int g = blockIdx.y;
   const int lane = threadIdx.x;
+  if constexpr (kDecided) {
+    if (lane == 0) queue.size = 0;
+  }
   if (lane < KG) {
     plan[lane] = key[(g * KG + lane) * chunks + c];
-    if constexpr (Arith::kFastRule) scale[lane] = Rule::FastScale(plan[lane]);
+    if constexpr (kDecided) {
+      unit_scale[lane] = UnitScale(plan[lane]);
+    } else if constexpr (Arith::kFastRule) {
+      scale[lane] = Rule::FastScale(plan[lane]);
+    }
   }
   __syncthreads();
   uint32_t wanted = 0;  // bit k: sum k's increment is formed
@@ -338,36 +437,60 @@ __global__ void __launch_bounds__(kIncrementThreads)
   Increment v[KG];
   for (int k = 0; k < KG; ++k) v[k] = Rule::kUnfitPair;
   uint32_t exact = 0;  // bit k: sum k needs the exact rule
-  if constexpr (!Arith::kFastRule) {
+  if constexpr (kDecided) {
+    static_assert(HasRuns<Terms>::value, "a functor that decides runs gives runs");
+    // A run that reaches past n is formed by the exact rule (the last one).
     for (int k = 0; k < KG; ++k) v[k] = Rule::kNothing;
     exact = wanted;
-  } else if (wanted) {
-    // A tie flag per sum (a tie in one sum must not send the others to the
-    // exact rule); what the rule shares between sums (non-negative terms:
-    // one negative-term flag for all of them).
-    typename Rule::Fast fast[KG];
-    typename Rule::FastShared shared;
-    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const Term (&t)[KG]) {
-      for (int k = 0; k < KG; ++k) Rule::FastAdd(fast[k], t[k], scale[k], shared);
-    });
-    for (int k = 0; k < KG; ++k) {
-      if (!((wanted >> k) & 1)) continue;
-      if (Rule::FastTaken(fast[k], shared)) {
-        v[k] = Rule::FastIncrement(fast[k]);
-      } else {
-        v[k] = Rule::kNothing;
-        exact |= 1u << k;
-      }
-    }
-  }
-  if (exact) {
-    RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const Term (&t)[KG]) {
+    if (wanted && first + kIncrementTerms <= n) {
+      int32_t run_key[KG];
+      float run_scale[KG];
+      DecidedRun run[KG];
       for (int k = 0; k < KG; ++k) {
-        if ((exact >> k) & 1) {
-          v[k] = Rule::Compose(v[k], Arith::template OneTerm<Rule>(t[k], plan[k]));
+        run_key[k] = plan[k];
+        run_scale[k] = unit_scale[k];
+      }
+      terms.template Decide<kIncrementTerms>(first, g, run_key, run_scale, run);
+      for (int k = 0; k < KG; ++k) {
+        if (((wanted >> k) & 1) && DecidedTaken(run[k], run_scale[k])) {
+          v[k] = PlainTotal(run[k].units);
+          exact &= ~(1u << k);
         }
       }
-    });
+    }
+    ExactRunsTogether<KG, Rule, Arith>(terms, n, c * kSumChunkTerms, g, plan, exact, queue, v);
+  } else {
+    if constexpr (!Arith::kFastRule) {
+      for (int k = 0; k < KG; ++k) v[k] = Rule::kNothing;
+      exact = wanted;
+    } else if (wanted) {
+      // A tie flag per sum (a tie in one sum must not send the others to the
+      // exact rule); what the rule shares between sums (non-negative terms:
+      // one negative-term flag for all of them).
+      typename Rule::Fast fast[KG];
+      typename Rule::FastShared shared;
+      RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const Term (&t)[KG]) {
+        for (int k = 0; k < KG; ++k) Rule::FastAdd(fast[k], t[k], scale[k], shared);
+      });
+      for (int k = 0; k < KG; ++k) {
+        if (!((wanted >> k) & 1)) continue;
+        if (Rule::FastTaken(fast[k], shared)) {
+          v[k] = Rule::FastIncrement(fast[k]);
+        } else {
+          v[k] = Rule::kNothing;
+          exact |= 1u << k;
+        }
+      }
+    }
+    if (exact) {
+      RunTerms<kIncrementTerms, KG, G>(terms, n, first, g, [&](int, const Term (&t)[KG]) {
+        for (int k = 0; k < KG; ++k) {
+          if ((exact >> k) & 1) {
+            v[k] = Rule::Compose(v[k], Arith::template OneTerm<Rule>(t[k], plan[k]));
+          }
+        }
+      });
+    }
   }
   // Ordered tree inside the warp: lane i takes lane i + step. Lanes whose
   // result is not used compute garbage, which saturates harmlessly. Where

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "steps/decided_increments.h"
 #include "steps/hd.h"
 #include "steps/ordered_sum.h"
 #include "steps/ordered_sum_bits.h"
@@ -55,6 +56,8 @@ struct NativeF64 {
   S2C_HD static double Ssim(const SsimMoments& m, int64_t samplemax) {
     return SsimTerm(m, samplemax);
   }
+  // The increments pass forms runs by the fast rule in f64 (ordered_sum.h).
+  static constexpr bool kDecidesIncrements = false;
 };
 
 struct IntegerF64 {
@@ -87,6 +90,53 @@ struct IntegerF64 {
   }
   S2C_HD static uint64_t Ssim(const SsimMoments& m, int64_t samplemax) {
     return SoftSsimTerm(m, samplemax);
+  }
+  // The increments pass decides a pixel's increments in f32 where that is
+  // certain, without finishing its terms (decided_increments.h): adds to
+  // run[k] the increment of Finish(p)'s term k under key[k] (scale[k] =
+  // UnitScale(key[k]), not 0), exactly TermIncrementBits' where decided,
+  // and marks the run undecided elsewhere.
+  static constexpr bool kDecidesIncrements = true;
+  S2C_HD static void DecideIncrements(PreparedBits p, const int32_t (&key)[kPixelTerms],
+                                      const float (&scale)[kPixelTerms],
+                                      DecidedRun (&run)[kPixelTerms]) {
+    // 1 - ratio, clamped at zero. Below zero (ratio >= 1, +inf) both terms
+    // are zero; a NaN ratio is left undecided. For |ratio| in [2^-29, 2^24)
+    // and zero the reference's 1.0 - (double)ratio is exact, and so is
+    // TwoSum's pair; a smaller ratio may round there, so it is left
+    // undecided.
+    const float r = p.ratio;
+    if (!(r >= 1.0f)) {
+      const bool in_range = fabsf(r) >= 0x1p-29f;  // mutation-point: ratiodomain
+      if (!(r == 0.0f || (in_range && r > -0x1p24f))) {  // NaN too
+        run[0].undecided = run[1].undecided = true;
+      } else {
+        const FloatPair d = TwoSumFloat(1.0f, -r);
+        AddDecided(run[0], d, scale[0], 0.0f);
+        AddDecidedQuartic(run[1], d, scale[1], kQuarticOfExactError);
+      }
+    }
+    // The edge term e: the artifact max(e, 0) and the detail lost max(-e, 0),
+    // of which one is |e| and the other zero (both zero for e = +-0). Its
+    // increment comes from its bits; its fourth power from the pair.
+    const uint64_t mag = p.edge & ~(uint64_t{1} << 63);
+    if (mag == 0) return;
+    const int k = (p.edge >> 63) ? 4 : 2;
+    if (mag >= (uint64_t{0x7FF} << 52)) {  // inf, NaN: the detail's too
+      run[2].undecided = run[3].undecided = run[4].undecided = run[5].undecided = true;
+      return;
+    }
+    const SumIncrement inc = TermIncrementBits(mag, key[k]);
+    if (inc.even != inc.odd) run[k].undecided = true;  // a tie
+    run[k].units += inc.even;  // unfit (2^53 + 1) makes the run's total too large
+    const int biased = static_cast<int>(mag >> 52);
+    if (biased < 1023 - 20) {
+      AddDecidedTinyQuartic(run[k + 1], scale[k + 1]);
+    } else if (biased >= 1023 + 24) {
+      run[k + 1].undecided = true;
+    } else {
+      AddDecidedQuartic(run[k + 1], PairOfBits(mag), scale[k + 1], kQuarticOfBitsError);
+    }
   }
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The increments decided in f32 (src/steps/decided_increments.h) against the
-// exact rule: for a pixel's prepared values and six sums' keys, the
+// The increments decided in f32 (src/steps/decided_increments.h,
+// IntegerF64::DecideIncrements in f64_paths.h) against the exact rule: for a pixel's prepared values and six sums' keys, the
 // reference's six terms (FinishTerms, in f64) and each one's increment by
 // TermIncrementBits, composed in order over runs of 8 pixels as the
 // increments pass forms them. Wherever a run is decided (DecidedTaken), its
@@ -20,8 +20,7 @@
 #include <random>
 
 #include "soft_double_check.h"
-#include "steps/decided_increments.h"
-#include "steps/pixel_steps.h"
+#include "steps/f64_paths.h"
 
 namespace s2c {
 namespace {
@@ -54,7 +53,7 @@ void CheckRun(const Draw& d, int n, const char* what, Tally* tally) {
   SumIncrement exact[6];
   for (int k = 0; k < 6; ++k) exact[k] = kSumNothing;
   for (int j = 0; j < n; ++j) {
-    DecideIncrements(d.p[j], d.key, scale, run);
+    IntegerF64::DecideIncrements(d.p[j], d.key, scale, run);
     uint64_t t[6];
     ReferenceTerms(d.p[j], t);
     for (int k = 0; k < 6; ++k) exact[k] = Then(exact[k], TermIncrementBits(t[k], d.key[k]));
@@ -214,9 +213,9 @@ void TinyRatioDraws(uint64_t draws) {
   });
 }
 
-// The pair arithmetic's stated bounds, directly: SquarePair within (c + 1)^2
-// u^2 of the square for normalised pairs (c = 1) and PairOfBits within
-// 2^-47, measured against long double products.
+// The pair arithmetic's stated bounds, directly: PairOfBits within 2^-47 and
+// normalised, SquarePair within 4 u^2 of the square of a normalised pair,
+// measured against long double products.
 void PairBounds(uint64_t draws) {
   std::mt19937_64 rng(20261205);
   long double worst_square = 0, worst_bits = 0;
@@ -227,7 +226,9 @@ void PairBounds(uint64_t draws) {
     const long double pair = static_cast<long double>(x.hi) + x.lo;
     const long double rel_bits = std::fabs(pair - v) / v;
     worst_bits = rel_bits > worst_bits ? rel_bits : worst_bits;
-    const FloatPair n = TwoSumFloat(x.hi, x.lo);  // normalised, c = 1
+    S2C_CHECK(std::fabs(x.lo) <= std::ldexp(1.0f, std::ilogb(x.hi) - 24),
+              "PairOfBits(%a) normalised", v);
+    const FloatPair n = x;
     const FloatPair s = SquarePair(n);
     const long double in = static_cast<long double>(n.hi) + n.lo;
     const long double rel_sq =

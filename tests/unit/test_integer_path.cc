@@ -12,8 +12,11 @@
 //    float advice (PixelAdvice, PlanChunk), each chunk's increment composed
 //    from its terms' (OneTerm, Compose) and taken by the checked step where
 //    it fits, else the chunk in rounds of lanes (Lane, ChunkRound).
+//  - per run of 8 pixels under those plans: the increments decided in f32
+//    (DecideIncrements) against the exact rule's, wherever decided.
 // Most chunks must be taken from their float plans, which is what makes the
-// advice worth having.
+// advice worth having, and most runs decided, which is what makes the
+// increments pass cheap.
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -66,7 +69,55 @@ struct Counts {
   int64_t sums = 0;
   int64_t chunks = 0;
   int64_t chunks_planned = 0;  // taken whole under their float plan
+  int64_t runs = 0;            // runs of 8 pixels' increments under a plan
+  int64_t runs_decided = 0;    // decided in f32 (DecideIncrements)
+  int64_t runs_fast = 0;       // taken by the native path's fast rule in f64
 };
+
+// The increments pass's runs of kSumThreadTerms pixels under each chunk's
+// plans: wherever IntegerF64::DecideIncrements decides a sum's run, its
+// total must be the exact rule's composition of the terms' increments.
+void CheckDecidedRuns(const std::vector<PreparedBits>& prepared,
+                      const std::vector<uint64_t> (&bits)[kPixelTerms],
+                      const std::vector<int32_t> (&plan)[kPixelTerms], const char* what,
+                      int scale, int channel, Counts* counts) {
+  const size_t n = prepared.size();
+  for (size_t first = 0; first + kSumThreadTerms <= n; first += kSumThreadTerms) {
+    const size_t c = first / kSumChunkTerms;
+    int32_t key[kPixelTerms];
+    float unit[kPixelTerms];
+    for (int k = 0; k < kPixelTerms; ++k) {
+      key[k] = plan[k][c];
+      unit[k] = UnitScale(key[k]);
+    }
+    DecidedRun run[kPixelTerms];
+    for (int j = 0; j < kSumThreadTerms; ++j) {
+      IntegerF64::DecideIncrements(prepared[first + j], key, unit, run);
+    }
+    for (int k = 0; k < kPixelTerms; ++k) {
+      if (key[k] == kPlanTermByTerm) continue;
+      ++counts->runs;
+      ClampedTerms::Fast fast;
+      ClampedTerms::FastShared shared;
+      for (int j = 0; j < kSumThreadTerms; ++j) {
+        ClampedTerms::FastAdd(fast, Double(bits[k][first + j]), ClampedTerms::FastScale(key[k]),
+                              shared);
+      }
+      counts->runs_fast += ClampedTerms::FastTaken(fast, shared);
+      if (!DecidedTaken(run[k], unit[k])) continue;
+      ++counts->runs_decided;
+      SumIncrement exact = kSumNothing;
+      for (int j = 0; j < kSumThreadTerms; ++j) {
+        exact = Then(exact, TermIncrementBits(bits[k][first + j], key[k]));
+      }
+      S2C_CHECK(exact.even == run[k].units && exact.odd == run[k].units,
+                "%s scale %d channel %d pixels %zu..: sum %d decided %llu, exact %llu/%llu",
+                what, scale, channel, first, k, static_cast<unsigned long long>(run[k].units),
+                static_cast<unsigned long long>(exact.even),
+                static_cast<unsigned long long>(exact.odd));
+    }
+  }
+}
 
 // One sum of `terms` (bits) the way the walk adds chunks: the checked step
 // with the chunk's increment under its plan, else rounds of lanes.
@@ -134,6 +185,7 @@ void CheckScale(const KeepPlanes& k, int scale, const char* what, Counts* counts
     const auto& s12 = k.Get(Stage::kSigma12, scale, 0, c);
     std::vector<uint64_t> bits[kPixelTerms];
     std::vector<float> advice[kPixelTerms];
+    std::vector<PreparedBits> prepared;
     double loop[kPixelTerms] = {};
     uint64_t rest[kPixelTerms] = {};
     for (int y = 0; y < img1.h; ++y) {
@@ -150,6 +202,7 @@ void CheckScale(const KeepPlanes& k, int scale, const char* what, Counts* counts
                   "%s scale %d channel %d (%d, %d): edge term %016llx, native %016llx", what,
                   scale, c, x, y, static_cast<unsigned long long>(integer.edge),
                   static_cast<unsigned long long>(native.edge));
+        prepared.push_back(integer);
         double t[kPixelTerms];
         uint64_t b[kPixelTerms];
         float a[kPixelTerms];
@@ -167,10 +220,13 @@ void CheckScale(const KeepPlanes& k, int scale, const char* what, Counts* counts
         ++counts->pixels;
       }
     }
+    std::vector<int32_t> plan[kPixelTerms];
+    for (int i = 0; i < kPixelTerms; ++i) plan[i] = FloatPlans(advice[i]);
+    CheckDecidedRuns(prepared, bits, plan, what, scale, c, counts);
     for (int i = 0; i < kPixelTerms; ++i) {
       S2C_CHECK_SAME(Double(rest[i]), loop[i], "%s scale %d channel %d: sum %d term by term",
                      what, scale, c, i);
-      S2C_CHECK_SAME(Double(ChunkedSum(bits[i], FloatPlans(advice[i]), counts)), loop[i],
+      S2C_CHECK_SAME(Double(ChunkedSum(bits[i], plan[i], counts)), loop[i],
                      "%s scale %d channel %d: sum %d by chunks", what, scale, c, i);
       counts->sums += 2;
     }
@@ -221,11 +277,16 @@ int main() {
   s2c::CheckPair("flower_small.png", "flower_small.png", &counts);
   s2c::CheckPair("tank_source.png", "tank_distorted16.png", &counts);
   std::printf("%lld pixels' prepared values and terms, %lld sums; %lld of %lld chunks taken "
-              "under their float plans\n",
+              "under their float plans; of %lld runs of %d increments, %lld decided in f32 (the f64 "
+              "fast rule takes %lld)\n",
               static_cast<long long>(counts.pixels), static_cast<long long>(counts.sums),
               static_cast<long long>(counts.chunks_planned),
-              static_cast<long long>(counts.chunks));
+              static_cast<long long>(counts.chunks), static_cast<long long>(counts.runs),
+              s2c::kSumThreadTerms, static_cast<long long>(counts.runs_decided),
+              static_cast<long long>(counts.runs_fast));
   S2C_CHECK(counts.pixels > 0 && counts.chunks_planned * 10 >= counts.chunks * 7,
             "at least 70%% of the chunks taken under their float plans");
+  S2C_CHECK(counts.runs_decided * 10 >= counts.runs_fast * 9,
+            "the runs decided in f32 at least 90%% of those the f64 fast rule takes");
   return s2c::test::Finish();
 }
