@@ -92,19 +92,42 @@ S2C_HD SumIncrement RunIncrementBits(const uint64_t* x, int n, int plan) {
 // with at least this many terms left; fewer go through LoopAddBits.
 constexpr int kSumRecodeTerms = 8;
 
+// The rest takes up to this many terms at once where none is a tie and
+// their total keeps the sum in its binade: their steps do not depend on the
+// sum's parity then, and every partial sum lies between the first and the
+// last (the steps are >= 0), so one add gives what the adds one by one would.
+// The total is formed from the codes alone, off the sum's dependent chain,
+// which is left one check and one add for the group.
+constexpr int kSumRestGroup = 32;
+
 // AddRestBits from term *first on, given code[i] = TermStepCode(x[i], key)
-// for every i >= *first (key 1..2046, else no code is read): the code's step
-// while the sum stays in binade key and the step keeps it there, which is
-// LoopAddBits' increment; LoopAddBits elsewhere. Stops after a term that
-// takes the sum into another binade with kSumRecodeTerms terms or more
-// left, so that the codes are formed again; *first is where to go on from
-// (nterms once done).
+// for every i >= *first (key 1..2046, else no code is read): the codes'
+// steps while the sum stays in binade key and the step keeps it there (a
+// group of them at a time where it can), which is LoopAddBits' increment;
+// LoopAddBits elsewhere. Stops after a term that takes the sum into another
+// binade with kSumRecodeTerms terms or more left, so that the codes are
+// formed again; *first is where to go on from (nterms once done).
 S2C_HD uint64_t AddRestCoded(uint64_t s, const uint64_t* x, const uint64_t* code, int key,
                              int nterms, int* first) {
   const uint64_t base = static_cast<uint64_t>(key - 1) << 52;
   bool in_key = key >= 1 && BinadeKey(s) == key;
+  int one_by_one = *first;  // terms before this go one by one: their group did not fit
   for (int i = *first; i < nterms; ++i) {
     if (in_key) {
+      if (i >= one_by_one) {
+        const int end = nterms - i < kSumRestGroup ? nterms : i + kSumRestGroup;
+        uint64_t total = 0, tie = 0;
+        for (int j = i; j < end; ++j) {
+          total += code[j] >> 1;
+          tie |= code[j];
+        }
+        if (!(tie & 1) && s - base + total <= kSumMaxStep) {  // mutation-point: restgroup
+          s += total;
+          i = end - 1;
+          continue;
+        }
+        one_by_one = end;
+      }
       const uint64_t m = s - base;
       const uint64_t step = CodeStep(code[i], m);
       if (m + step <= kSumMaxStep) {  // mutation-point: codebound
