@@ -61,13 +61,35 @@ struct PreparedTermsOf {
     });
   }
   // The increments of a run's terms decided without finishing them, where
-  // the path can (IntegerF64: decided_increments.h).
+  // the path can (IntegerF64: decided_increments.h): the run's prepared
+  // values are loaded first, all of them, so that their loads overlap.
   static constexpr bool kDecides = Path::kDecidesIncrements;
   template <int L>
   __device__ void Decide(uint64_t first, int c, const int32_t (&key)[kTerms],
                          const float (&scale)[kTerms], DecidedRun (&run)[kTerms]) const {
-    ForEachPrepared<L>(first, c,
-                       [&](int, PreparedBits p) { Path::DecideIncrements(p, key, scale, run); });
+    int x, y;
+    m.Position(first, &x, &y);
+    auto rows = m.PreparedOf(c, y);
+    PreparedBits p[L];
+#pragma unroll
+    for (int j = 0; j < L; ++j) {
+      if (x == m.w) {
+        x = 0;
+        rows = m.PreparedOf(c, ++y);
+      }
+      p[j] = rows.Load(x++);
+    }
+#pragma unroll
+    for (int j = 0; j < L; ++j) Path::DecideIncrements(p[j], key, scale, run);
+  }
+  // Term k of pixel i alone, decided where it can be (a run the pass could
+  // not decide whole finishes only its undecided terms).
+  __device__ DecidedRun DecideOne(uint64_t i, int c, int k, int32_t key, float scale) const {
+    int x, y;
+    m.Position(i, &x, &y);
+    DecidedRun run;
+    Path::DecideIncrement(m.PreparedOf(c, y).Load(x), k, key, scale, run);
+    return run;
   }
 
  private:

@@ -221,12 +221,16 @@ struct HasOneTerm<Terms, std::void_t<decltype(Terms::kOneTerm)>>
 //   template <int L>
 //   __device__ void Decide(uint64_t first, int group, const int32_t (&key)[K / G],
 //                          const float (&scale)[K / G], DecidedRun (&run)[K / G]) const
-// adding to run[k] the increments of elements first .. first + L - 1 < n
-// under key[k] (scale[k] = UnitScale(key[k])), each exactly the one-term
-// rule's where it marks none undecided (the metric's terms on the integer
-// path: src/steps/decided_increments.h). The increments kernel takes a
-// decided run's total as its increment (DecidedTaken) in place of the fast
-// rule, and forms the others by the exact rule.
+//   __device__ DecidedRun DecideOne(uint64_t i, int group, int k, int32_t key,
+//                                   float scale) const
+// Decide adds to run[k] the increments of elements first .. first + L - 1
+// < n under key[k] (scale[k] = UnitScale(key[k])), DecideOne that of
+// element i's term k alone, each exactly the one-term rule's where it marks
+// none undecided (the metric's terms on the integer path:
+// src/steps/decided_increments.h). The increments kernel takes a decided
+// run's total as its increment (DecidedTaken) in place of the fast rule;
+// the runs it cannot take go to a queue (ExactRunsTogether). Such terms are
+// clamped at zero (kClamped), and are given one at a time too (kOneTerm).
 template <class Terms, class = void>
 struct Decides : std::false_type {};
 template <class Terms>
@@ -316,74 +320,84 @@ __device__ __forceinline__ SignedIncrement ShuffleDown(SignedIncrement v, int st
           __shfl_down_sync(0xFFFFFFFFu, v.hi, step), __shfl_down_sync(0xFFFFFFFFu, v.lo, step)};
 }
 
-// The exact rule's increment of sum k (group g) over the L elements from
-// first, from the terms one at a time (kOneTerm); +0.0 past n.
+// The increment of sum k (group g) over the L elements from first, term by
+// term: each term's decided increment (DecideOne) where there is one, else
+// the exact rule's of the finished term (One); +0.0 past n.
 template <int L, class Rule, class Arith, class Terms>
-__device__ typename Rule::Increment ExactRunOfOne(const Terms& terms, uint64_t n, uint64_t first,
-                                                  int g, int k, int plan) {
+__device__ typename Rule::Increment RunByTerms(const Terms& terms, uint64_t n, uint64_t first,
+                                               int g, int k, int32_t plan, float scale) {
   typename Rule::Increment r = Rule::kNothing;
   for (int j = 0; j < L; ++j) {
     const uint64_t i = first + j;
-    const typename Arith::Term t = i < n ? terms.One(i, g, k) : typename Arith::Term{};
-    r = Rule::Compose(r, Arith::template OneTerm<Rule>(t, plan));
+    if (i >= n) break;  // +0.0 adds nothing
+    DecidedRun one;
+    if (scale != 0.0f) {
+      one = terms.DecideOne(i, g, k, plan, scale);
+    } else {
+      one.undecided = true;
+    }
+    r = Rule::Compose(r, one.undecided ? Arith::template OneTerm<Rule>(terms.One(i, g, k), plan)
+                                       : PlainTotal(one.units));
   }
   return r;
 }
 
-// The runs the increments kernel could not decide, a few per block, queued
-// as (thread, sum) and formed by the exact rule by the block's threads
-// together, one each: by its own thread, one such run would hold up its
-// whole warp, and most warps have one.
+// The runs the increments kernel could not decide whole, a few per block,
+// queued as (thread, sum) and formed term by term (RunByTerms) by the
+// block's threads together, one each: by its own thread, one such run would
+// hold up its whole warp, and most warps have one.
 constexpr int kExactQueue = 2 * kIncrementThreads;
 template <class Increment, int kCapacity>
 struct ExactRunQueue {
-  int size;                      // entries asked for (may pass the capacity)
-  uint16_t entry[kCapacity];     // thread * KG + sum
+  int size;                   // entries asked for (may pass the capacity)
+  uint16_t entry[kCapacity];  // thread * KG + sum
   Increment inc[kCapacity];
 };
 
 // Forms v[k] for each sum k in `exact` (bits) of this thread's run of
 // kIncrementTerms elements from chunk_first + threadIdx.x * kIncrementTerms,
-// through the queue, or by the thread itself where the queue is full. Every
-// thread of the block calls it (two barriers); queue.size is 0 on entry.
+// through the queue, in rounds while it overflows. Every thread of the
+// block calls it; queue.size is 0 on entry, and a barrier lies between.
+// v and slot are indexed by constants only, so that they stay in registers.
 template <int KG, class Rule, class Arith, class Terms, class Increment, int kCapacity>
 __device__ void ExactRunsTogether(const Terms& terms, uint64_t n, uint64_t chunk_first, int g,
-                                  const int32_t* plan, uint32_t exact,
+                                  const int32_t* plan, const float* scale, uint32_t exact,
                                   ExactRunQueue<Increment, kCapacity>& queue, Increment (&v)[KG]) {
   static_assert(HasOneTerm<Terms>::value, "the queue forms one sum's run at a time");
   static_assert(kIncrementThreads * KG <= 0xFFFF, "entries fit 16 bits");
   const int lane = threadIdx.x;
-  uint32_t own = 0;  // the queue was full
-  for (int k = 0; k < KG; ++k) {
-    if ((exact >> k) & 1) {
-      const int at = atomicAdd(&queue.size, 1);
-      if (at < kCapacity) {
-        queue.entry[at] = static_cast<uint16_t>(lane * KG + k);
-      } else {
-        own |= 1u << k;
+  uint32_t pending = exact;
+  int slot[KG];
+  for (;;) {
+    uint32_t queued = 0;
+#pragma unroll
+    for (int k = 0; k < KG; ++k) {
+      if ((pending >> k) & 1) {
+        const int at = atomicAdd(&queue.size, 1);
+        if (at < kCapacity) {
+          queue.entry[at] = static_cast<uint16_t>(lane * KG + k);
+          slot[k] = at;
+          queued |= 1u << k;
+        }
       }
     }
-  }
-  __syncthreads();
-  const int size = min(queue.size, kCapacity);
-  for (int at = lane; at < size; at += kIncrementThreads) {
-    const int t = queue.entry[at] / KG, k = queue.entry[at] % KG;
-    queue.inc[at] = ExactRunOfOne<kIncrementTerms, Rule, Arith>(
-        terms, n, chunk_first + static_cast<uint64_t>(t) * kIncrementTerms, g, k, plan[k]);
-  }
-  for (int k = 0; k < KG; ++k) {
-    if ((own >> k) & 1) {
-      v[k] = ExactRunOfOne<kIncrementTerms, Rule, Arith>(
-          terms, n, chunk_first + static_cast<uint64_t>(lane) * kIncrementTerms, g, k, plan[k]);
+    __syncthreads();
+    const int size = min(queue.size, kCapacity);
+    for (int at = lane; at < size; at += kIncrementThreads) {
+      const int t = queue.entry[at] / KG, k = queue.entry[at] % KG;
+      queue.inc[at] = RunByTerms<kIncrementTerms, Rule, Arith>(
+          terms, n, chunk_first + static_cast<uint64_t>(t) * kIncrementTerms, g, k, plan[k],
+          scale[k]);
     }
-  }
-  __syncthreads();
-  for (int at = 0; at < size; ++at) {
-    const int entry = queue.entry[at];
-    if (entry / KG != lane) continue;
+    __syncthreads();
+#pragma unroll
     for (int k = 0; k < KG; ++k) {
-      if (k == entry % KG) v[k] = queue.inc[at];
+      if ((queued >> k) & 1) v[k] = queue.inc[slot[k]];
     }
+    pending &= ~queued;
+    if (!__syncthreads_or(pending != 0)) return;  // every thread has read the queue
+    if (lane == 0) queue.size = 0;
+    __syncthreads();
   }
 }
 
@@ -438,7 +452,8 @@ __global__ void __launch_bounds__(kIncrementThreads)
   for (int k = 0; k < KG; ++k) v[k] = Rule::kUnfitPair;
   uint32_t exact = 0;  // bit k: sum k needs the exact rule
   if constexpr (kDecided) {
-    static_assert(HasRuns<Terms>::value, "a functor that decides runs gives runs");
+    static_assert(HasRuns<Terms>::value && std::is_same_v<Rule, ClampedTerms>,
+                  "a functor that decides runs gives runs of terms clamped at zero");
     // A run that reaches past n is formed by the exact rule (the last one).
     for (int k = 0; k < KG; ++k) v[k] = Rule::kNothing;
     exact = wanted;
@@ -458,7 +473,8 @@ __global__ void __launch_bounds__(kIncrementThreads)
         }
       }
     }
-    ExactRunsTogether<KG, Rule, Arith>(terms, n, c * kSumChunkTerms, g, plan, exact, queue, v);
+    ExactRunsTogether<KG, Rule, Arith>(terms, n, c * kSumChunkTerms, g, plan, unit_scale, exact,
+                                       queue, v);
   } else {
     if constexpr (!Arith::kFastRule) {
       for (int k = 0; k < KG; ++k) v[k] = Rule::kNothing;

@@ -83,6 +83,12 @@ S2C_HD float UnitScale(int key) {
 struct DecidedRun {
   uint64_t units = 0;
   bool undecided = false;
+  // Another part of the run.
+  S2C_HD DecidedRun& operator+=(const DecidedRun& part) {
+    units += part.units;
+    undecided = undecided || part.undecided;
+    return *this;
+  }
 };
 
 // The relative error bounds of a fourth power's pair (two SquarePair on a

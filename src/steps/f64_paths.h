@@ -100,42 +100,89 @@ struct IntegerF64 {
   S2C_HD static void DecideIncrements(PreparedBits p, const int32_t (&key)[kPixelTerms],
                                       const float (&scale)[kPixelTerms],
                                       DecidedRun (&run)[kPixelTerms]) {
-    // 1 - ratio, clamped at zero. Below zero (ratio >= 1, +inf) both terms
-    // are zero; a NaN ratio is left undecided. For |ratio| in [2^-29, 2^24)
-    // and zero the reference's 1.0 - (double)ratio is exact, and so is
-    // TwoSum's pair; a smaller ratio may round there, so it is left
-    // undecided.
-    const float r = p.ratio;
-    if (!(r >= 1.0f)) {
-      const bool in_range = fabsf(r) >= 0x1p-29f;  // mutation-point: ratiodomain
-      if (!(r == 0.0f || (in_range && r > -0x1p24f))) {  // NaN too
-        run[0].undecided = run[1].undecided = true;
-      } else {
-        const FloatPair d = TwoSumFloat(1.0f, -r);
-        AddDecided(run[0], d, scale[0], 0.0f);
-        AddDecidedQuartic(run[1], d, scale[1], kQuarticOfExactError);
-      }
+    DecideRatioTerms(p.ratio, scale[0], scale[1], run[0], run[1]);
+    DecideEdgeTerms(p.edge, key, scale, run);
+  }
+  // Term k's alone (into run), for the runs the pass could not decide
+  // whole: their other terms are decided again, one by one, and only the
+  // undecided ones finished.
+  S2C_HD static void DecideIncrement(PreparedBits p, int k, int32_t key, float scale,
+                                     DecidedRun& run) {
+    if (k < 2) {
+      DecidedRun value, quartic;
+      DecideRatioTerms(p.ratio, scale, scale, value, quartic);
+      run = k == 0 ? value : quartic;
+      return;
     }
-    // The edge term e: the artifact max(e, 0) and the detail lost max(-e, 0),
-    // of which one is |e| and the other zero (both zero for e = +-0). Its
-    // increment comes from its bits; its fourth power from the pair.
     const uint64_t mag = p.edge & ~(uint64_t{1} << 63);
+    if (mag >= kEdgeSpecial) {
+      run.undecided = true;
+      return;
+    }
+    if (mag == 0 || (p.edge >> 63) != (k >= 4)) return;  // the term is zero
+    DecidedRun value, quartic;
+    DecideEdgeMagnitude(mag, key, scale, value, quartic);
+    run = k % 2 ? quartic : value;
+  }
+
+ private:
+  static constexpr uint64_t kEdgeSpecial = uint64_t{0x7FF} << 52;  // |e| inf or NaN
+  // 1 - ratio clamped at zero, and its fourth power. Below zero (ratio >= 1,
+  // +inf) both terms are zero; a NaN ratio is left undecided. For |ratio| in
+  // [2^-29, 2^24) and zero the reference's 1.0 - (double)ratio is exact, and
+  // so is TwoSum's pair; a smaller ratio may round there, so it is left
+  // undecided.
+  S2C_HD static void DecideRatioTerms(float r, float scale0, float scale1, DecidedRun& run0,
+                                      DecidedRun& run1) {
+    if (r >= 1.0f) return;
+    const bool in_range = fabsf(r) >= 0x1p-29f;  // mutation-point: ratiodomain
+    if (!(r == 0.0f || (in_range && r > -0x1p24f))) {  // NaN too
+      run0.undecided = run1.undecided = true;
+      return;
+    }
+    const FloatPair d = TwoSumFloat(1.0f, -r);
+    AddDecided(run0, d, scale0, 0.0f);
+    AddDecidedQuartic(run1, d, scale1, kQuarticOfExactError);
+  }
+  // The edge term e: the artifact max(e, 0) and the detail lost max(-e, 0),
+  // of which one is |e| and the other zero (both zero for e = +-0), and
+  // their fourth powers. (The runs and keys are indexed by constants only,
+  // so that the kernel keeps them in registers.)
+  S2C_HD static void DecideEdgeTerms(uint64_t edge, const int32_t (&key)[kPixelTerms],
+                                     const float (&scale)[kPixelTerms],
+                                     DecidedRun (&run)[kPixelTerms]) {
+    const uint64_t mag = edge & ~(uint64_t{1} << 63);
     if (mag == 0) return;
-    const int k = (p.edge >> 63) ? 4 : 2;
-    if (mag >= (uint64_t{0x7FF} << 52)) {  // inf, NaN: the detail's too
+    if (mag >= kEdgeSpecial) {  // inf, NaN: both sides' terms left undecided
       run[2].undecided = run[3].undecided = run[4].undecided = run[5].undecided = true;
       return;
     }
-    const SumIncrement inc = TermIncrementBits(mag, key[k]);
-    if (inc.even != inc.odd) run[k].undecided = true;  // a tie
-    run[k].units += inc.even;  // unfit (2^53 + 1) makes the run's total too large
+    DecidedRun value, quartic;
+    if (edge >> 63) {
+      DecideEdgeMagnitude(mag, key[4], scale[5], value, quartic);
+      run[4] += value;
+      run[5] += quartic;
+    } else {
+      DecideEdgeMagnitude(mag, key[2], scale[3], value, quartic);
+      run[2] += value;
+      run[3] += quartic;
+    }
+  }
+  // |e| > 0 and finite (bits mag) under value_key, and its fourth power
+  // under quartic_scale: the increment from the bits, the fourth power from
+  // PairOfBits.
+  S2C_HD static void DecideEdgeMagnitude(uint64_t mag, int32_t value_key, float quartic_scale,
+                                         DecidedRun& value, DecidedRun& quartic) {
+    const SumIncrement inc = TermIncrementBits(mag, value_key);
+    value.undecided = inc.even != inc.odd;  // a tie
+    value.units = inc.even;  // unfit (2^53 + 1) makes the run's total too large
     const int biased = static_cast<int>(mag >> 52);
     if (biased < 1023 - 20) {
-      AddDecidedTinyQuartic(run[k + 1], scale[k + 1]);
+      AddDecidedTinyQuartic(quartic, quartic_scale);
     } else if (biased >= 1023 + 24) {
-      run[k + 1].undecided = true;
+      quartic.undecided = true;
     } else {
-      AddDecidedQuartic(run[k + 1], PairOfBits(mag), scale[k + 1], kQuarticOfBitsError);
+      AddDecidedQuartic(quartic, PairOfBits(mag), quartic_scale, kQuarticOfBitsError);
     }
   }
 };

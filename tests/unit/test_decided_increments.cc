@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The increments decided in f32 (src/steps/decided_increments.h,
-// IntegerF64::DecideIncrements in f64_paths.h) against the exact rule: for a pixel's prepared values and six sums' keys, the
+// IntegerF64::DecideIncrements and DecideIncrement in f64_paths.h) against
+// the exact rule: for a pixel's prepared values and six sums' keys, the
 // reference's six terms (FinishTerms, in f64) and each one's increment by
 // TermIncrementBits, composed in order over runs of 8 pixels as the
 // increments pass forms them. Wherever a run is decided (DecidedTaken), its
@@ -59,6 +60,13 @@ void CheckRun(const Draw& d, int n, const char* what, Tally* tally) {
     for (int k = 0; k < 6; ++k) exact[k] = Then(exact[k], TermIncrementBits(t[k], d.key[k]));
   }
   for (int k = 0; k < 6; ++k) {
+    if (n == 1) {
+      // The one-term form gives the same.
+      DecidedRun one;
+      IntegerF64::DecideIncrement(d.p[0], k, d.key[k], scale[k], one);
+      S2C_CHECK(one.undecided == run[k].undecided && (one.undecided || one.units == run[k].units),
+                "%s: DecideIncrement of term %d", what, k);
+    }
     const bool taken = DecidedTaken(run[k], scale[k]);
     if (n == 1) {
       ++tally->terms;
