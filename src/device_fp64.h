@@ -22,12 +22,12 @@ double Fp64LanesPerSm(int major, int minor);
 
 // The f64 lanes per SM below which the integer path is predicted faster
 // than the native one: the model of docs/performance.md ("Which f64
-// path"), from the instructions counted per 4K pair on each path. Where the
-// integer path costs 2.8 times the native path's time on a GPU whose f64
-// units are not its bound (measured on an H200), the native path's f64
-// work at 2 lanes per SM is still the shorter: no GPU listed above is
+// path"), from the kernels profiled per 4K pair on each path. Where the
+// integer path costs 2.3 times the native path's kernel time on a GPU whose
+// f64 units are not its bound (measured on an H200), the native path's f64
+// work at 2 lanes per SM is still a little shorter: no GPU listed above is
 // below the crossover.
-constexpr double kIntegerPathCrossoverLanesPerSm = 1.25;
+constexpr double kIntegerPathCrossoverLanesPerSm = 1.95;
 
 // The path a choice takes on that GPU: kNative or kInteger. kAuto takes
 // kInteger where Fp64LanesPerSm is below kIntegerPathCrossoverLanesPerSm.
