@@ -412,8 +412,10 @@ __device__ void ExactRunsTogether(const Terms& terms, uint64_t n, uint64_t chunk
 // terms, and for a sum it could not take whole (a tie, a negative term in
 // any of the thread's sums, an unfit term, a plan without a binade) a second
 // pass by the exact rule, evaluating the terms again rather than holding
-// them. A term-by-term plan's increment is never used (the walk adds such a
-// chunk in rounds), so it is not formed.
+// them. Where the functor decides runs (Decides), its decided totals take
+// the fast rule's place, and the runs it leaves undecided go through the
+// block's queue (ExactRunsTogether). A term-by-term plan's increment is
+// never used (the walk adds such a chunk in rounds), so it is not formed.
 template <int K, class Terms, class Rule = typename SumRule<Terms>::type,
           class Arith = typename TermArith<Terms>::type>
 __global__ void __launch_bounds__(kIncrementThreads)
