@@ -52,12 +52,16 @@ void CheckRun(const Draw& d, int n, const char* what, Tally* tally) {
   for (int k = 0; k < 6; ++k) scale[k] = UnitScale(d.key[k]);
   DecidedRun run[6];
   SumIncrement exact[6];
+  uint64_t first_terms[6];  // the first pixel's, for the messages
   for (int k = 0; k < 6; ++k) exact[k] = kSumNothing;
   for (int j = 0; j < n; ++j) {
     IntegerF64::DecideIncrements(d.p[j], d.key, scale, run);
     uint64_t t[6];
     ReferenceTerms(d.p[j], t);
-    for (int k = 0; k < 6; ++k) exact[k] = Then(exact[k], TermIncrementBits(t[k], d.key[k]));
+    for (int k = 0; k < 6; ++k) {
+      exact[k] = Then(exact[k], TermIncrementBits(t[k], d.key[k]));
+      if (j == 0) first_terms[k] = t[k];
+    }
   }
   for (int k = 0; k < 6; ++k) {
     if (n == 1) {
@@ -77,12 +81,10 @@ void CheckRun(const Draw& d, int n, const char* what, Tally* tally) {
     }
     tally->ties += exact[k].even != exact[k].odd;
     if (!taken) continue;
-    uint64_t t[6];
-    ReferenceTerms(d.p[0], t);
     S2C_CHECK(exact[k].even == run[k].units && exact[k].odd == run[k].units,
               "%s: sum %d key %d, %d pixel(s) from ratio %a edge %016" PRIx64
               " (term %016" PRIx64 "): decided %" PRIu64 ", exact {%" PRIu64 ", %" PRIu64 "}",
-              what, k, d.key[k], n, static_cast<double>(d.p[0].ratio), d.p[0].edge, t[k],
+              what, k, d.key[k], n, static_cast<double>(d.p[0].ratio), d.p[0].edge, first_terms[k],
               run[k].units, exact[k].even, exact[k].odd);
   }
 }
@@ -236,9 +238,8 @@ void PairBounds(uint64_t draws) {
     worst_bits = rel_bits > worst_bits ? rel_bits : worst_bits;
     S2C_CHECK(std::fabs(x.lo) <= std::ldexp(1.0f, std::ilogb(x.hi) - 24),
               "PairOfBits(%a) normalised", v);
-    const FloatPair n = x;
-    const FloatPair s = SquarePair(n);
-    const long double in = static_cast<long double>(n.hi) + n.lo;
+    const FloatPair s = SquarePair(x);
+    const long double in = pair;
     const long double rel_sq =
         std::fabs(static_cast<long double>(s.hi) + s.lo - in * in) / (in * in);
     worst_square = rel_sq > worst_square ? rel_sq : worst_square;

@@ -277,8 +277,8 @@ int main() {
   s2c::CheckPair("flower_small.png", "flower_small.png", &counts);
   s2c::CheckPair("tank_source.png", "tank_distorted16.png", &counts);
   std::printf("%lld pixels' prepared values and terms, %lld sums; %lld of %lld chunks taken "
-              "under their float plans; of %lld runs of %d increments, %lld decided in f32 (the f64 "
-              "fast rule takes %lld)\n",
+              "under their float plans; of %lld runs of %d increments, %lld decided in f32 "
+              "(the f64 fast rule takes %lld)\n",
               static_cast<long long>(counts.pixels), static_cast<long long>(counts.sums),
               static_cast<long long>(counts.chunks_planned),
               static_cast<long long>(counts.chunks), static_cast<long long>(counts.runs),
