@@ -4,8 +4,6 @@
 // the documented field types.
 #include <gst/gst.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -170,11 +168,11 @@ void TestStatsEdgeCases() {
 }
 
 // The stats property copies the statistics under the streaming thread's
-// lock and summarizes (sorts) the copy outside it (element_state.cc,
-// MakeSummary). With a full window of a million scores: the copy gives
-// the same summary, bit for bit, and costs a small part of the summary,
-// the fastest of three runs of each (printed).
-void TestStatsCopyIsCheapBesideSummary() {
+// lock and summarizes the copy outside it (element_state.cc, MakeSummary).
+// With a full window of a million scores, the copy's summary is the
+// original's, bit for bit.
+// What the copy costs beside the summary is measured by bench_stats.
+void TestStatsCopySummarizesTheSame() {
   s2c::ScoreStats stats;
   uint64_t x = 88172645463325252u;
   for (size_t i = 0; i < s2c::ScoreStats::kDefaultWindow + 1000; ++i) {
@@ -184,28 +182,15 @@ void TestStatsCopyIsCheapBesideSummary() {
     stats.Add(static_cast<double>(x % 10000000) / 100000.0);
   }
   S2C_CHECK(stats.held() == s2c::ScoreStats::kDefaultWindow);
-  using Clock = std::chrono::steady_clock;
-  double copy_s = 1e9, summary_s = 1e9;
-  s2c::ScoreSummary from_copy, direct;
-  for (int run = 0; run < 3; ++run) {
-    const auto t0 = Clock::now();
-    s2c::ScoreStats copy;
-    copy = stats;
-    const auto t1 = Clock::now();
-    from_copy = copy.Summarize();
-    const auto t2 = Clock::now();
-    copy_s = std::min(copy_s, std::chrono::duration<double>(t1 - t0).count());
-    summary_s = std::min(summary_s, std::chrono::duration<double>(t2 - t1).count());
-  }
-  direct = stats.Summarize();
+  s2c::ScoreStats copy;
+  copy = stats;
+  const s2c::ScoreSummary from_copy = copy.Summarize();
+  const s2c::ScoreSummary direct = stats.Summarize();
   S2C_CHECK(from_copy.percentile_frames == direct.percentile_frames);
   S2C_CHECK_SAME(from_copy.p5, direct.p5);
   S2C_CHECK_SAME(from_copy.median, direct.median);
   S2C_CHECK_SAME(from_copy.mean, direct.mean);
   S2C_CHECK_SAME(from_copy.stddev, direct.stddev);
-  std::printf("a million scores: %.2f ms to copy under the lock, %.2f ms to summarize\n",
-              copy_s * 1e3, summary_s * 1e3);
-  S2C_CHECK(copy_s * 4 < summary_s);
 }
 
 void TestMetaAndCopy() {
@@ -439,7 +424,7 @@ int main(int argc, char** argv) {
   TestFrameRoundTrip();
   TestSummaryAndThresholdRoundTrip();
   TestStatsEdgeCases();
-  TestStatsCopyIsCheapBesideSummary();
+  TestStatsCopySummarizesTheSame();
   TestMetaAndCopy();
   TestResultsWriter();
   TestSsimRoundTrip();
