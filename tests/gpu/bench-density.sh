@@ -33,8 +33,7 @@ set -uo pipefail
 build=$(realpath "$1")
 out=$2
 mkdir -p "$out"
-[ -f .gstbundle/env.sh ] && source .gstbundle/env.sh
-export GST_PLUGIN_PATH=$build/gst GST_REGISTRY=/tmp/s2c-density-registry-$$.bin
+source tests/gpu/plugin-env.sh
 bench=$build/tests/bench/bench_streams
 summary=$out/summary.txt
 budget_s=${S2C_DENSITY_BUDGET_S:-360}
@@ -43,8 +42,7 @@ largest=""
 
 gst-inspect-1.0 ssimulacra2cmp > /dev/null  # the registry, before any timing
 {
-  echo "bench-density: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader -i 0)," \
-       "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%F)"
+  echo "bench-density: $(s2c_gpu), $(s2c_commit_and_date)"
   printf '%-16s %-10s %7s %6s  %s\n' run size streams wall result
 } > "$summary"
 

@@ -24,8 +24,7 @@ set -uo pipefail
 build=$(realpath "$1")
 out=$2
 mkdir -p "$out"
-[ -f .gstbundle/env.sh ] && source .gstbundle/env.sh
-export GST_PLUGIN_PATH=$build/gst GST_REGISTRY=/tmp/s2c-two-gpus-registry-$$.bin
+source tests/gpu/plugin-env.sh
 bench=$build/tests/bench/bench_streams
 summary=$out/summary.txt
 failed=0
@@ -39,8 +38,7 @@ gst-inspect-1.0 ssimulacra2cmp > /dev/null  # the registry, before any timing
 # Each GPU's memory.used (MiB) when idle, in the order of their indices.
 idle=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | paste -sd' ')
 {
-  echo "bench-two-gpus: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader -i 0)" \
-       "x $gpus, commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%F)"
+  echo "bench-two-gpus: $(s2c_gpu) x $gpus, $(s2c_commit_and_date)"
   echo "idle memory.used per GPU (MiB): $idle"
 } > "$summary"
 

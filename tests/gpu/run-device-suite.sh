@@ -20,8 +20,7 @@
 set -uo pipefail
 build=$(realpath "${1:-build}")
 export S2C_TESTDATA=$(realpath "${2:-tests/data}")
-[ -f .gstbundle/env.sh ] && source .gstbundle/env.sh
-export GST_PLUGIN_PATH=$build/gst GST_REGISTRY=/tmp/s2c-registry-$$.bin
+source tests/gpu/plugin-env.sh
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 failed=0
 step() {
