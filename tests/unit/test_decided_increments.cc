@@ -156,14 +156,14 @@ void RealisticDraws(uint64_t draws, Tally* tally) {
   });
 }
 
-void TieDraws(uint64_t draws, Tally& tally) {
+void TieDraws(uint64_t draws, Tally* tally) {
   test::ParallelDraws(20261203, draws, [&](std::mt19937_64& rng, uint64_t, uint64_t n) {
     for (uint64_t i = 0; i < n; ++i) {
       Draw d;
       for (auto& p : d.p) p = RealisticPixel(rng);
       for (int k = 0; k < 6; ++k) d.key[k] = 1040;
       TieKeys(&d, 1 + static_cast<int>(rng() % 3));
-      Check(d, "ties", &tally);
+      Check(d, "ties", tally);
     }
   });
 }
@@ -258,7 +258,7 @@ int main() {
   s2c::Tally realistic;
   s2c::RealisticDraws(draws, &realistic);
   s2c::Tally ties;
-  s2c::TieDraws(draws / 2, ties);
+  s2c::TieDraws(draws / 2, &ties);
   s2c::SpecialDraws();
   s2c::TinyRatioDraws(draws / 4);
   s2c::PairBounds(draws);
