@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "steps/edge_quotient.h"
 #include "steps/hd.h"
 #include "steps/pixel_steps.h"
 #include "steps/soft_double.h"
@@ -109,10 +110,14 @@ S2C_HD SoftDouble SoftMinusOne(SoftDouble q) {
   return {d << lz, q.exp - lz, below_one ? 1u : 0u};  // mutation-point: minusone
 }
 
+// The quotient from f32 arithmetic where that is certain (edge_quotient.h),
+// else from the soft division.
 S2C_HD uint64_t SoftEdgeTerm(float img1, float mu1, float img2, float mu2) {
   const float a2 = fabsf(img2 - mu2);
   const float a1 = fabsf(img1 - mu1);
-  return SoftToBits(SoftMinusOne(SoftOnePlus(a2) / SoftOnePlus(a1)));  // mutation-point: edge
+  SoftDouble q;
+  if (!EdgeQuotientInFloats(a1, a2, &q)) q = SoftOnePlus(a2) / SoftOnePlus(a1);  // mutation-point: edge
+  return SoftToBits(SoftMinusOne(q));
 }
 
 S2C_HD SoftDouble SoftQuartic(SoftDouble x) {
