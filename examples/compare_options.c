@@ -72,6 +72,17 @@ static gboolean ParseTime(const char* option, const char* text, GstClockTime* ou
   return TRUE;
 }
 
+// -o's format when --format is not given: by the name's extension, .csv,
+// .jsonl or .json (any case); json for any other.
+static const char* FormatOfName(const char* path) {
+  static const char* const kFormats[] = {"csv", "jsonl"};
+  const char* dot = strrchr(path, '.');
+  for (size_t i = 0; dot != NULL && i < G_N_ELEMENTS(kFormats); ++i) {
+    if (g_ascii_strcasecmp(dot + 1, kFormats[i]) == 0) return kFormats[i];
+  }
+  return "json";
+}
+
 // The tool's own values: names from their lists, times, --every, and the
 // raw video description.
 static gboolean CheckOwnOptions(Options* o) {
@@ -81,6 +92,7 @@ static gboolean CheckOwnOptions(Options* o) {
     wrong = "--device-fp64: auto, native or integer";
   }
   if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
+  if (o->format == NULL && o->output != NULL) o->format = g_strdup(FormatOfName(o->output));
   if (o->metric != NULL && !IsMetric(o->metric)) wrong = "--metric: ssimulacra2, ssim or both";
   if (wrong != NULL) {
     Complain("%s", wrong);
@@ -133,12 +145,15 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
        "write the results file (docs/element.md, \"Results file\") to FILE; never an input",
        "FILE"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
-       "json (libvmaf's layout; the default with -o), jsonl or csv: the results file's "
-       "format; without -o it goes to standard output instead of the text", "FORMAT"},
+       "json (libvmaf's layout), jsonl or csv: the results file's format (with -o, by "
+       "default FILE's extension: .csv, .jsonl, else json); without -o it goes to standard "
+       "output instead of the text", "FORMAT"},
       {"start", 0, 0, G_OPTION_ARG_STRING, &o->start_text,
-       "score the frames from this timestamp on", "SECONDS"},
+       "score the frames whose time (from each input's start, to the millisecond) is this "
+       "or later", "SECONDS"},
       {"end", 0, 0, G_OPTION_ARG_STRING, &o->end_text,
-       "score the frames before this timestamp, and stop decoding there", "SECONDS"},
+       "score the frames whose time is before this (not at it), and stop decoding there",
+       "SECONDS"},
       {"every", 0, 0, G_OPTION_ARG_STRING, &o->every_text,
        "score every Nth frame of each input (frame numbers stay the inputs')", "N"},
       {"dist-offset", 0, 0, G_OPTION_ARG_STRING, &o->dist_offset,
@@ -146,6 +161,9 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
        "SECONDS"},
       {"threshold", 0, 0, G_OPTION_ARG_STRING, &o->threshold,
        "exit with status 3 when a frame scores below this (at most 100)", "SCORE"},
+      {"strict", 0, 0, G_OPTION_ARG_NONE, &o->strict,
+       "exit with status 4 when a frame went unscored: unpaired (an input shorter, a frame "
+       "dropped), late or skipped", NULL},
       {"scale", 0, 0, G_OPTION_ARG_NONE, &o->scale,
        "scale the distorted frames to the reference's size (videoscale, bilinear, "
        "stretched to the reference's aspect)", NULL},
@@ -155,7 +173,7 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
        "the pixel format of .yuv inputs, GStreamer's name (I420, Y444, I420_10LE, NV12, ...)",
        "FMT"},
       {"fps", 0, 0, G_OPTION_ARG_STRING, &o->fps,
-       "the frame rate of .yuv inputs (default 25/1)", "N/D"},
+       "the frame rate of .yuv inputs (default: the other input's, else 25/1)", "N/D"},
       {"version", 0, 0, G_OPTION_ARG_NONE, &o->version, "print the version and exit", NULL},
       {NULL, 0, 0, 0, NULL, NULL, NULL}};
   GOptionContext* context = g_option_context_new(
@@ -163,16 +181,22 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
   g_option_context_set_description(
       context,
       "REF and DIST are image or video files, or URIs, that GStreamer can decode, or raw\n"
-      ".yuv files described by --size and --pixel-format. Frames pair by timestamp; still\n"
-      "images pair in arrival order. For one pair the score alone, else the summary (with\n"
-      "--frames a line per frame before it). On a terminal a progress line goes to\n"
-      "standard error.\n"
-      "Exit status: 0 scored; 1 failed, or the results file is incomplete (a line could\n"
-      "not be written); 2 usage error (an option, a missing input, -o naming an input);\n"
-      "3 scored, but a frame fell below --threshold.\n"
-      "The plugin is found as GStreamer finds plugins (GST_PLUGIN_PATH; from a build tree\n"
-      "GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>), else in the\n"
-      "plugin directory of this tool's own installation.\n");
+      ".yuv files described by --size and --pixel-format. Frames pair by time from each\n"
+      "input's start (running time); still images pair in arrival order. For two single\n"
+      "pictures the score alone, else the summary (with --frames a line per frame before\n"
+      "it: its number, time and score). On a terminal a progress line goes to standard\n"
+      "error. Without --backend, a machine without a usable CUDA device scores on the CPU\n"
+      "without a word (the same scores; GST_DEBUG=ssimulacra2cmp-compare:4 logs why).\n"
+      "Ctrl-C or SIGTERM ends the inputs where they are: the summary is printed and the\n"
+      "results file completed, then the exit status is 130 or 143; a second one stops at\n"
+      "once.\n"
+      "Exit status: 0 scored; 1 failed, or the results file or the text is incomplete (a\n"
+      "line could not be written); 2 usage error (an option, a missing input, -o naming\n"
+      "an input); 3 scored, but a frame fell below --threshold; 4 with --strict, frames\n"
+      "went unscored (checked before --threshold); 128 + N stopped by signal N.\n"
+      "The plugin is found as GStreamer finds plugins (GST_PLUGIN_PATH), else in the build\n"
+      "tree or installation this tool belongs to (another build tree's:\n"
+      "GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>).\n");
   g_option_context_add_main_entries(context, entries, NULL);
   g_option_context_add_group(context, gst_init_get_option_group());
   GError* error = NULL;
@@ -236,7 +260,7 @@ static gboolean RawInputsDescribed(const Options* o) {
     any_raw = TRUE;
     if (o->size == NULL || o->pixel_format == NULL) {
       Complain("the %s input \"%s\" is raw video: give --size WxH and --pixel-format FMT "
-               "(and --fps N/D, else 25/1)",
+               "(and --fps N/D, else the other input's rate or 25/1)",
                Role(i), o->inputs[i]);
       return FALSE;
     }
@@ -260,7 +284,9 @@ static gboolean RawInputsDescribed(const Options* o) {
 int CheckInputs(const Options* o) {
   for (int i = 0; i < 2; ++i) {
     if (IsUri(o->inputs[i])) continue;  // the URI's handler says what is wrong
-    if (!g_file_test(o->inputs[i], G_FILE_TEST_IS_REGULAR)) {
+    // A file, or a pipe (a FIFO, a shell's <(command)).
+    if (!g_file_test(o->inputs[i], G_FILE_TEST_EXISTS) ||
+        g_file_test(o->inputs[i], G_FILE_TEST_IS_DIR)) {
       Complain("%s \"%s\": no such file", Role(i), o->inputs[i]);
       return kExitUsage;
     }
@@ -268,7 +294,11 @@ int CheckInputs(const Options* o) {
   if (!RawInputsDescribed(o) || !ResultsFileIsNoInput(o)) return kExitUsage;
   for (int i = 0; i < 2; ++i) {
     // A score of such a PNG would be a wrong number printed as if right.
-    const char* refusal = IsUri(o->inputs[i]) ? NULL : PngRefusal(o->inputs[i]);
+    // (A pipe is not looked into: what is read from it is gone.)
+    const char* refusal = IsUri(o->inputs[i]) ||
+                                  !g_file_test(o->inputs[i], G_FILE_TEST_IS_REGULAR)
+                              ? NULL
+                              : PngRefusal(o->inputs[i]);
     if (refusal != NULL) {
       Complain("%s \"%s\" %s. Not scored: no score would be the canonical one "
                "(docs/element.md, \"Still images\").",

@@ -15,10 +15,11 @@ typedef struct {
   gchar* backend;
   gchar* device_fp64;  // the element's device-fp64
   gchar* metric;
-  gchar* format;  // the results file's
+  gchar* format;  // the results file's (with -o, from its name unless given)
   gchar* output;
   gboolean frames;
   gboolean scale;
+  gboolean strict;
   gboolean version;
   // The element's numbers as given (NULL: not given), for SetNumberProperty.
   gchar* device;

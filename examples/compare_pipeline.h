@@ -16,10 +16,11 @@ typedef struct {
   const char* role;      // "reference" or "distorted"
   const char* location;  // a file name, or a URI (it has "://")
   const RawVideo* raw;   // how to read a .yuv file; NULL: decodebin
-  GstClockTime start;    // first timestamp scored (0: from the beginning)
-  GstClockTime end;      // timestamps from here on end the input (NONE: none)
+  GstClockTime start;    // first running time scored (0: from the beginning)
+  GstClockTime end;      // running times from here on end the input (NONE: none)
   guint every;           // keep frames 0, every, 2 * every, ... of the range (1: all)
   gboolean scale;        // videoscale before the element (compare_convert.h sets its size)
+  GstElement* element;   // the ssimulacra2cmp element (AddBranch sets it)
   GstElement* bin;       // the input's elements
   GstElement* convert;   // where the decoded video goes
   GstElement* filter;    // the caps the input is converted to (compare_convert.h)
@@ -35,6 +36,11 @@ gboolean IsUri(const char* location);
 // an element is missing.
 gboolean AddBranch(GstElement* pipeline, GstElement* cmp, const char* pad_name,
                    Branch* branch);
+
+// NULL when the element (its ref_sink pad template) takes frames of
+// `width` x `height`; else why not, the element's own words ("frames of 7x7
+// are below the 8x8 minimum"), to free.
+gchar* SizeRefusal(GstElement* element, gint width, gint height);
 
 // The branch of `count` whose bin holds `object`, or NULL.
 const Branch* BranchOf(GstObject* object, const Branch* branches, int count);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "compare_raw.h"
 
+#include <gst/pbutils/pbutils.h>
 #include <string.h>
 
 gboolean IsRawVideoFile(const char* location) {
@@ -84,6 +85,29 @@ gboolean ParseRawVideo(const char* size, const char* format, const char* fps, Ra
     return FALSE;
   }
   return TRUE;
+}
+
+gboolean StatedFrameRate(const char* location, gint* fps_n, gint* fps_d, gboolean* video) {
+  *video = FALSE;
+  gchar* uri = strstr(location, "://") != NULL ? g_strdup(location)
+                                               : gst_filename_to_uri(location, NULL);
+  GstDiscoverer* discoverer = uri != NULL ? gst_discoverer_new(30 * GST_SECOND, NULL) : NULL;
+  GstDiscovererInfo* info =
+      discoverer != NULL ? gst_discoverer_discover_uri(discoverer, uri, NULL) : NULL;
+  GList* streams = info != NULL ? gst_discoverer_info_get_video_streams(info) : NULL;
+  gboolean stated = FALSE;
+  if (streams != NULL) {
+    GstDiscovererVideoInfo* first = streams->data;
+    *video = !gst_discoverer_video_info_is_image(first);
+    *fps_n = (gint)gst_discoverer_video_info_get_framerate_num(first);
+    *fps_d = (gint)gst_discoverer_video_info_get_framerate_denom(first);
+    stated = *video && *fps_n > 0 && *fps_d > 0;
+  }
+  gst_discoverer_stream_info_list_free(streams);
+  if (info != NULL) gst_discoverer_info_unref(info);
+  if (discoverer != NULL) g_object_unref(discoverer);
+  g_free(uri);
+  return stated;
 }
 
 // "<a,b,c>", the form of rawvideoparse's array properties.

@@ -26,9 +26,17 @@ gboolean IsRawVideoFile(const char* location);
 
 // Fills `raw` from the options' texts: `size` "WxH", `format` a GStreamer
 // format name (I420, Y444, I420_10LE, NV12, ...), `fps` "N/D" or "N" (NULL:
-// 25/1, rawvideoparse's default). FALSE with `error` set when one is wrong.
+// 25/1, rawvideoparse's default, until StatedFrameRate gives the other
+// input's). FALSE with `error` set when one is wrong.
 gboolean ParseRawVideo(const char* size, const char* format, const char* fps, RawVideo* raw,
                        GError** error);
+
+// The frame rate the first video stream of `location` (a file name or a
+// URI) states, as GStreamer's discoverer reads it: TRUE with the rate.
+// FALSE for a variable or unstated rate (`*video` set: the input is a moving
+// picture), a still image, or an input the discoverer cannot read (the run
+// then says why).
+gboolean StatedFrameRate(const char* location, gint* fps_n, gint* fps_d, gboolean* video);
 
 // (transfer floating) rawvideoparse reading `raw`'s packed frames, or NULL
 // when the element is missing.

@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "compare_report.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "compare_signals.h"
+
+GST_DEBUG_CATEGORY_STATIC(compare_debug);
+#define GST_CAT_DEFAULT compare_debug
+
 static const char kElementName[] = "ssimulacra2cmp";
 
-// H:MM:SS.mmm, or "none" for an untimestamped buffer.
-static void PrintPts(guint64 t) {
+// H:MM:SS.mmm to the nearest millisecond (as --start and --end compare),
+// or "none" for an untimestamped buffer.
+static void PrintTime(guint64 t) {
   if (t == GST_CLOCK_TIME_NONE) {
     fputs("none", stdout);
     return;
   }
-  const guint64 ms = t / GST_MSECOND;
+  const guint64 ms = (t + GST_MSECOND / 2) / GST_MSECOND;
   printf("%" G_GUINT64_FORMAT ":%02u:%02u.%03u", ms / 3600000,
          (unsigned)(ms / 60000 % 60), (unsigned)(ms / 1000 % 60),
          (unsigned)(ms % 1000));
@@ -49,8 +57,9 @@ static void OnFrame(const GstStructure* s, Report* report) {
   if (report->frames_scored++ == 0) report->first_frame = gst_structure_copy(s);
   if (score < report->threshold) ++report->below_threshold;  // false for NaN
   if (!report->text || !report->frames) return;
-  printf("frame %" G_GUINT64_FORMAT " pts ", GetU64(s, "frame-index", GST_CLOCK_TIME_NONE));
-  PrintPts(GetU64(s, "timestamp", GST_CLOCK_TIME_NONE));
+  // The reference's running time: the time --start and --end select by.
+  printf("frame %" G_GUINT64_FORMAT " time ", GetU64(s, "frame-index", GST_CLOCK_TIME_NONE));
+  PrintTime(GetU64(s, "running-time", GST_CLOCK_TIME_NONE));
   PrintValues(s, TRUE);
   putchar('\n');
 }
@@ -89,6 +98,16 @@ static gboolean OnProblem(GstMessage* msg, Report* report) {
   } else {
     gst_message_parse_warning(msg, &err, &debug);
   }
+  const gboolean from_element = GST_MESSAGE_SRC(msg) == GST_OBJECT(report->element);
+  // backend=auto without a usable CUDA device: the CPU scores the same
+  // bits, so the fallback is no news for a run that did not ask for CUDA.
+  if (from_element && !error && report->quiet_fallback &&
+      g_error_matches(err, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND)) {
+    GST_INFO("%s (%s)", err->message, debug != NULL ? debug : "");
+    g_clear_error(&err);
+    g_free(debug);
+    return FALSE;
+  }
   const char* kind = error ? "error" : "warning";
   const Branch* input = BranchOf(GST_MESSAGE_SRC(msg), report->inputs, 2);
   if (input != NULL) {
@@ -99,7 +118,6 @@ static gboolean OnProblem(GstMessage* msg, Report* report) {
             GST_OBJECT_NAME(GST_MESSAGE_SRC(msg)), err->message);
   }
   if (debug != NULL) fprintf(stderr, "  (%s)\n", debug);
-  const gboolean from_element = GST_MESSAGE_SRC(msg) == GST_OBJECT(report->element);
   if (from_element && !error && IsWriteProblem(err)) report->write_failed = TRUE;
   // The element's size mismatch names videoscale; this tool has --scale.
   if (from_element && error && !report->scaling &&
@@ -111,8 +129,30 @@ static gboolean OnProblem(GstMessage* msg, Report* report) {
   return error;
 }
 
+// Ends one sink pad's input here (a thread of the element's pool: the pad
+// takes the EOS once its upstream is out of its chain function).
+static void EndPad(GstElement* element, gpointer pad_name) {
+  GstPad* pad = gst_element_get_static_pad(element, pad_name);
+  gst_pad_send_event(pad, gst_event_new_eos());
+  gst_object_unref(pad);
+}
+
+// A stop signal: both inputs end where they are, so that the run ends as at
+// the end of its inputs, with the summary and a complete results file.
+static void Stop(Report* report, int sig) {
+  report->stop_signal = sig;
+  if (report->progress) fputs("\r\033[K", stderr);
+  fprintf(stderr, "ssimulacra2cmp-compare: stopped by %s: the inputs end here "
+                  "(once more: stop at once)\n",
+          sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : g_strsignal(sig));
+  gst_element_call_async(report->element, EndPad, (gpointer) "ref_sink", NULL);
+  gst_element_call_async(report->element, EndPad, (gpointer) "dist_sink", NULL);
+}
+
 int RunAndCollect(GstElement* pipeline, Report* report) {
+  GST_DEBUG_CATEGORY_INIT(compare_debug, "ssimulacra2cmp-compare", 0, "ssimulacra2cmp-compare");
   GstBus* bus = gst_element_get_bus(pipeline);
+  SetStopTarget(bus);
   int rc = kExitOk;
   const gint64 started_us = g_get_monotonic_time();
   if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
@@ -123,7 +163,8 @@ int RunAndCollect(GstElement* pipeline, Report* report) {
         rc != kExitOk ? 0 : report->progress ? 250 * GST_MSECOND : GST_CLOCK_TIME_NONE;
     GstMessage* msg = gst_bus_timed_pop_filtered(
         bus, wait,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT);
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT |
+            GST_MESSAGE_APPLICATION);
     if (report->progress) PrintProgress(pipeline, report, started_us);
     if (msg == NULL) {
       if (rc != kExitOk) break;
@@ -152,12 +193,16 @@ int RunAndCollect(GstElement* pipeline, Report* report) {
       case GST_MESSAGE_EOS:
         done = TRUE;
         break;
+      case GST_MESSAGE_APPLICATION:
+        if (StopSignalOf(msg) != 0) Stop(report, StopSignalOf(msg));
+        break;
       default:
         break;
     }
     gst_message_unref(msg);
   }
   if (report->progress) fputs("\r\033[K", stderr);
+  SetStopTarget(NULL);
   gst_element_set_state(pipeline, GST_STATE_NULL);
   gst_object_unref(bus);
   return rc;
@@ -179,7 +224,8 @@ static gboolean PrintTextField(GQuark field, const GValue* value, gpointer user_
 
 void PrintResult(const Report* report) {
   if (!report->text || report->summary == NULL) return;
-  if (report->frames_scored == 1 && !report->frames) {
+  const gboolean two_pictures = report->inputs[0].decoded == 1 && report->inputs[1].decoded == 1;
+  if (two_pictures && report->frames_scored == 1 && !report->frames) {
     PrintValues(report->first_frame, FALSE);
     putchar('\n');
     return;
@@ -200,6 +246,29 @@ gboolean ResultsIncomplete(const Report* report, const char* location) {
   if (lost > 0) fprintf(stderr, ": %" G_GUINT64_FORMAT " records were not written", lost);
   fputc('\n', stderr);
   return TRUE;
+}
+
+gboolean TextIncomplete(void) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return FALSE;
+  fprintf(stderr, "ssimulacra2cmp-compare: the text on standard output is incomplete%s%s\n",
+          errno != 0 ? ": " : "", errno != 0 ? g_strerror(errno) : "");
+  return TRUE;
+}
+
+static gboolean AddUnscored(GQuark field, const GValue* value, gpointer user_data) {
+  const char* name = g_quark_to_string(field);
+  if (G_VALUE_HOLDS_UINT64(value) &&
+      (g_str_has_prefix(name, "ref-") || g_str_has_prefix(name, "dist-"))) {
+    *(guint64*)user_data += g_value_get_uint64(value);
+  }
+  return TRUE;
+}
+
+guint64 UnscoredFrames(const Report* report) {
+  guint64 n = 0;
+  if (report->summary != NULL) gst_structure_foreach(report->summary, AddUnscored, &n);
+  return n;
 }
 
 void ClearReport(Report* report) {

@@ -13,8 +13,9 @@
 // (uridecodebin for a URI, rawvideoparse for a .yuv file, videoscale after
 // the distorted input's videoconvert with --scale). compare_options.c reads
 // the command line, compare_pipeline.c builds the pipeline,
-// compare_convert.c sets what the inputs are converted to, and
-// compare_report.c runs it and prints; this file puts them together.
+// compare_convert.c sets what the inputs are converted to,
+// compare_report.c runs it and prints, and compare_signals.c turns Ctrl-C
+// into the end of the inputs; this file puts them together.
 //
 // The capsfilters take anything unless --scale or SSIM asks for a
 // conversion, so videoconvert stays in passthrough whenever the decoder's
@@ -25,8 +26,10 @@
 // file, so the two are the same bytes (gst/results_writer.h has the schema).
 #include <gst/gst.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,13 +37,22 @@
 #include "compare_options.h"
 #include "compare_pipeline.h"
 #include "compare_report.h"
+#include "compare_signals.h"
 
 static const char kElementName[] = "ssimulacra2cmp";
 
-// The plugin directory of the installation this executable belongs to.
-// Where the executable is, when it is in its installed bindir: then a
-// DESTDIR or a moved installation works like the configured prefix
-// (S2C_INSTALL_* are meson's prefix, bindir and plugin directory).
+// Whether `dir` is `other`, symbolic links resolved.
+static gboolean SameDirectory(const gchar* dir, const gchar* other) {
+  char a[PATH_MAX], b[PATH_MAX];
+  return realpath(dir, a) != NULL && realpath(other, b) != NULL && strcmp(a, b) == 0;
+}
+
+// The plugin directory of the build tree or installation this executable
+// belongs to. Run from the build tree it was built in, that tree's plugin
+// (S2C_BUILD_*: meson's build directories). Installed, where the executable
+// is, when it is in its installed bindir: then a DESTDIR or a moved
+// installation works like the configured prefix (S2C_INSTALL_* are meson's
+// prefix, bindir and plugin directory).
 static gchar* OwnPluginDir(void) {
   const gchar* prefix = S2C_INSTALL_PREFIX "/";
   const gchar* bindir = S2C_INSTALL_BINDIR;
@@ -48,7 +60,10 @@ static gchar* OwnPluginDir(void) {
   gchar* exe = g_file_read_link("/proc/self/exe", NULL);
   gchar* dir = exe != NULL ? g_path_get_dirname(exe) : NULL;
   gchar* found = NULL;
-  if (dir != NULL && g_str_has_prefix(bindir, prefix) && g_str_has_prefix(plugindir, prefix)) {
+  if (dir != NULL && SameDirectory(dir, S2C_BUILD_BINDIR)) {
+    found = g_strdup(S2C_BUILD_PLUGINDIR);
+  } else if (dir != NULL && g_str_has_prefix(bindir, prefix) &&
+             g_str_has_prefix(plugindir, prefix)) {
     // <root><prefix>/<bin>: the same <root> with <prefix>/<plugins>.
     const gchar* bin = bindir + strlen(prefix);
     const size_t n = strlen(dir), m = strlen(bin);
@@ -65,8 +80,9 @@ static gchar* OwnPluginDir(void) {
 
 // The element, as GStreamer finds plugins (GST_PLUGIN_PATH, the system's
 // plugin directories); else from the plugin directory of this tool's own
-// installation, which the system's GStreamer does not search unless its
-// prefix is GStreamer's. NULL, with a message, when neither has it.
+// build tree or installation, which the system's GStreamer does not search
+// unless its prefix is GStreamer's. NULL, with a message, when neither has
+// it.
 static GstElement* FindElement(void) {
   GstElement* cmp = gst_element_factory_make(kElementName, "cmp");
   if (cmp != NULL) return cmp;
@@ -77,7 +93,7 @@ static GstElement* FindElement(void) {
     fprintf(stderr,
             "ssimulacra2cmp-compare: the ssimulacra2cmp GStreamer plugin was not found, "
             "neither where GStreamer looks (GST_PLUGIN_PATH) nor in %s.\n"
-            "  From a build tree: GST_PLUGIN_PATH=<builddir>/gst ssimulacra2cmp-compare "
+            "  Another build tree's: GST_PLUGIN_PATH=<builddir>/gst ssimulacra2cmp-compare "
             "REF DIST,\n"
             "  or run it inside `meson devenv -C <builddir>`.\n",
             dir);
@@ -121,13 +137,78 @@ static int SetUpElement(GstElement* cmp, const Options* o, Report* report) {
   if (o->output != NULL || o->format != NULL) {
     report->text = o->output != NULL;
     g_object_set(cmp, "results-location", o->output != NULL ? o->output : "/dev/stdout", NULL);
-    gst_util_set_object_arg(G_OBJECT(cmp), "results-format",
-                            o->format != NULL ? o->format : "json");
+    gst_util_set_object_arg(G_OBJECT(cmp), "results-format", o->format);
   }
   return kExitOk;
 }
 
+// Raw .yuv inputs, once the element is there: a frame size the element
+// takes, and without --fps the rate of the other input when it states one
+// (frames of two rates would pair only where their times meet). kExitOk,
+// or kExitFailed after a message.
+static int CompleteRawVideo(Options* o, GstElement* cmp) {
+  for (int i = 0; i < 2; ++i) {
+    if (IsUri(o->inputs[i]) || !IsRawVideoFile(o->inputs[i])) continue;
+    gchar* refusal = SizeRefusal(cmp, o->raw.width, o->raw.height);
+    if (refusal != NULL) {
+      fprintf(stderr, "ssimulacra2cmp-compare: --size %dx%d: %s; nothing was scored\n",
+              o->raw.width, o->raw.height, refusal);
+      g_free(refusal);
+      return kExitFailed;
+    }
+    const char* other = o->inputs[1 - i];
+    if (o->fps != NULL || (!IsUri(other) && IsRawVideoFile(other))) continue;
+    // A pipe is not read ahead: what is read from it is gone.
+    const gboolean pipe = !IsUri(other) && !g_file_test(other, G_FILE_TEST_IS_REGULAR);
+    gboolean video = pipe;
+    if (pipe || !StatedFrameRate(other, &o->raw.fps_n, &o->raw.fps_d, &video)) {
+      o->raw.fps_n = 25;
+      o->raw.fps_d = 1;
+      if (video) {
+        fprintf(stderr, "ssimulacra2cmp-compare: the frame rate of \"%s\" is not known: "
+                        "\"%s\" is read at 25/1 fps (--fps sets it)\n", other, o->inputs[i]);
+      }
+    }
+  }
+  return kExitOk;
+}
+
+// The exit status once the run is over (compare_report.h), after the
+// messages that explain it. `rc` is what went before.
+static int Conclude(int rc, const Options* o, const Report* report) {
+  const guint64 ref_unpaired = GetU64(report->summary, "ref-unpaired", 0);
+  const guint64 dist_unpaired = GetU64(report->summary, "dist-unpaired", 0);
+  if (ref_unpaired > 0 || dist_unpaired > 0) {
+    fprintf(stderr,
+            "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
+            " distorted frames had no partner with the same timestamp and were not "
+            "scored (docs/cookbook.md, \"Unpaired frames\")\n",
+            ref_unpaired, dist_unpaired);
+  }
+  // A results file or a text with lines missing fails the run: a script
+  // that reads it would take the rest for the whole.
+  if (rc != kExitUsage && (o->output != NULL || o->format != NULL) &&
+      ResultsIncomplete(report, o->output)) {
+    rc = kExitFailed;
+  }
+  if (rc != kExitUsage && TextIncomplete()) rc = kExitFailed;
+  if (rc != kExitOk) return rc;
+  const guint64 unscored = UnscoredFrames(report);
+  if (o->strict && unscored > 0) {
+    fprintf(stderr, "ssimulacra2cmp-compare: --strict: %" G_GUINT64_FORMAT " frames were not "
+                    "scored (the summary's ref-* and dist-* counts)\n", unscored);
+    rc = kExitUnscored;
+  } else if (report->below_threshold > 0) {
+    fprintf(stderr, "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " frames scored below %g\n",
+            report->below_threshold, report->threshold);
+    rc = kExitBelowThreshold;
+  }
+  // Stopped by a signal, with complete results: the shell's convention.
+  return report->stop_signal != 0 ? kExitStoppedBase + report->stop_signal : rc;
+}
+
 int main(int argc, char** argv) {
+  WatchStopSignals();  // before any other thread starts
   Options o;
   int rc = ParseCommandLine(&argc, &argv, &o);
   if (rc == kExitOk && o.version) {
@@ -136,8 +217,12 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
   if (rc == kExitOk) rc = CheckInputs(&o);
-  Report report = {o.frames, TRUE, isatty(STDERR_FILENO), o.scale, NAN, NULL, NULL,
-                   0,        0,    FALSE,                  NULL,    NULL};
+  Report report = {.frames = o.frames,
+                   .text = TRUE,
+                   .progress = isatty(STDERR_FILENO),
+                   .scaling = o.scale,
+                   .quiet_fallback = o.backend == NULL,
+                   .threshold = NAN};
   GstElement* cmp = NULL;
   if (rc == kExitOk) {
     cmp = FindElement();
@@ -145,13 +230,19 @@ int main(int argc, char** argv) {
   }
   report.element = cmp;
   if (rc == kExitOk) rc = SetUpElement(cmp, &o, &report);
+  if (rc == kExitOk) rc = CompleteRawVideo(&o, cmp);
   Branch inputs[2];
   for (int i = 0; i < 2; ++i) {
-    const Branch b = {i == 0 ? "reference" : "distorted", o.inputs[i],
-                      o.inputs[i] != NULL && !IsUri(o.inputs[i]) && IsRawVideoFile(o.inputs[i])
-                          ? &o.raw
-                          : NULL,
-                      o.start, o.end, o.every, i == 1 && o.scale, NULL, NULL, NULL, 0, 0};
+    const Branch b = {
+        .role = i == 0 ? "reference" : "distorted",
+        .location = o.inputs[i],
+        .raw = o.inputs[i] != NULL && !IsUri(o.inputs[i]) && IsRawVideoFile(o.inputs[i])
+                   ? &o.raw
+                   : NULL,
+        .start = o.start,
+        .end = o.end,
+        .every = o.every,
+        .scale = i == 1 && o.scale};
     inputs[i] = b;
   }
   report.inputs = inputs;
@@ -176,31 +267,13 @@ int main(int argc, char** argv) {
                     strcmp(MetricsFlags(o.metric), "ssim") != 0, cmp);
   }
   if (rc == kExitOk) rc = RunAndCollect(pipeline, &report);
-  if (rc == kExitOk && (report.summary == NULL || report.frames_scored == 0)) {
+  if (rc == kExitOk && report.stop_signal == 0 &&
+      (report.summary == NULL || report.frames_scored == 0)) {
     fprintf(stderr, "ssimulacra2cmp-compare: no frame pair was scored\n");
     rc = kExitFailed;
   }
   if (rc == kExitOk) PrintResult(&report);
-  const guint64 ref_unpaired = GetU64(report.summary, "ref-unpaired", 0);
-  const guint64 dist_unpaired = GetU64(report.summary, "dist-unpaired", 0);
-  if (ref_unpaired > 0 || dist_unpaired > 0) {
-    fprintf(stderr,
-            "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
-            " distorted frames had no partner with the same timestamp and were not "
-            "scored (docs/cookbook.md, \"Unpaired frames\")\n",
-            ref_unpaired, dist_unpaired);
-  }
-  // A results file with lines missing fails the run: a script that reads it
-  // would take the rest for the whole.
-  if (rc != kExitUsage && (o.output != NULL || o.format != NULL) &&
-      ResultsIncomplete(&report, o.output)) {
-    rc = kExitFailed;
-  }
-  if (rc == kExitOk && report.below_threshold > 0) {
-    fprintf(stderr, "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " frames scored below %g\n",
-            report.below_threshold, report.threshold);
-    rc = kExitBelowThreshold;
-  }
+  rc = Conclude(rc, &o, &report);
   ClearReport(&report);
   if (pipeline != NULL) gst_object_unref(pipeline);  // and cmp in it
   if (conversion.taken != NULL) ClearConversion(&conversion);

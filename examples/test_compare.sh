@@ -55,10 +55,10 @@ gst-launch-1.0 -q videotestsrc num-buffers=5 pattern=smpte horizontal-speed=4 \
 "$compare" --backend cpu --frames "$dir/ref.mkv" "$dir/ref.mkv" >"$dir/self.txt" 2>"$dir/err.txt" \
   || { cat "$dir/err.txt"; fail "self-comparison exited $?"; }
 cat "$dir/self.txt"
-frame_re='^frame [0-9]+ pts [0-9]+:[0-9]{2}:[0-9]{2}\.[0-9]{3} score -?[0-9]+\.[0-9]{8}$'
+frame_re='^frame [0-9]+ time [0-9]+:[0-9]{2}:[0-9]{2}\.[0-9]{3} score -?[0-9]+\.[0-9]{8}$'
 [ "$(grep -cE "$frame_re" "$dir/self.txt")" = 5 ] || fail "expected 5 frame lines"
 [ "$(grep -c ' score 100\.00000000$' "$dir/self.txt")" = 5 ] || fail "self-comparison is not 100"
-grep -q '^frame 1 pts 0:00:00\.033 score' "$dir/self.txt" || fail "frame 1 pts is not 0:00:00.033"
+grep -q '^frame 1 time 0:00:00\.033 score' "$dir/self.txt" || fail "frame 1's time is not 0:00:00.033"
 summary_re='^summary frames-scored 5 ref-unpaired 0 dist-unpaired 0 .* mean 100\.00000000 '
 grep -qE "$summary_re" "$dir/self.txt" || fail "summary line"
 [ "$(wc -l <"$dir/self.txt")" -eq 6 ] || fail "expected 6 lines in all"
@@ -146,13 +146,27 @@ cmp -s "$dir/t1.txt" "$dir/file.txt" || fail "--threads 1 changed the scores"
 # --start/--end (timestamps 0, 33, 67, 100, 133 ms): 67 and 100 ms only.
 "$compare" --backend cpu --frames --start 0.05 --end 0.12 "$dir/ref.mkv" "$dir/dist.mkv" \
   >"$dir/range.txt" || fail "--start/--end run"
-[ "$(grep -cE "$frame_re" "$dir/range.txt")" = 2 ] && grep -q 'pts 0:00:00\.067 ' "$dir/range.txt" \
-  && grep -q 'pts 0:00:00\.100 ' "$dir/range.txt" || { cat "$dir/range.txt"; fail "--start/--end"; }
+[ "$(grep -cE "$frame_re" "$dir/range.txt")" = 2 ] && grep -q 'time 0:00:00\.067 ' "$dir/range.txt" \
+  && grep -q 'time 0:00:00\.100 ' "$dir/range.txt" || { cat "$dir/range.txt"; fail "--start/--end"; }
 grep -q 'ref-unpaired 0 dist-unpaired 0' "$dir/range.txt" || fail "--start/--end left unpaired frames"
+# They select by running time, the time from each input's start, as the
+# element pairs: an H.264 copy in MPEG-TS, whose timestamps begin at 125 ms,
+# gives its first three frames with --end 0.1, as the reference does.
+gst-launch-1.0 -q $src ! video/x-raw,format=I420,$caps ! openh264enc ! h264parse ! mpegtsmux \
+  ! filesink location="$dir/dist.ts" || fail "could not write dist.ts"
+"$compare" --backend cpu --frames --end 0.1 "$dir/ref.mkv" "$dir/dist.ts" >"$dir/ts.txt" \
+  || { cat "$dir/ts.txt"; fail "--end 0.1 with a .ts input"; }
+grep -qE '^summary frames-scored 3 ref-unpaired 0 dist-unpaired 0 ' "$dir/ts.txt" \
+  || { cat "$dir/ts.txt"; fail "--end 0.1 with a .ts input: not its first 3 frames"; }
+# One pair scored out of two videos: the summary, not the score alone.
+"$compare" --backend cpu --end 0.02 "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/one.txt" \
+  || fail "--end 0.02 run"
+[ "$(wc -l <"$dir/one.txt")" -eq 1 ] && grep -qE '^summary frames-scored 1 ' "$dir/one.txt" \
+  || { cat "$dir/one.txt"; fail "one pair of two videos: expected the summary line"; }
 # --every 2: frames 0, 2, 4.
 "$compare" --backend cpu --frames --every 2 "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/every.txt" \
   || fail "--every run"
-[ "$(grep -cE "$frame_re" "$dir/every.txt")" = 3 ] && grep -q 'pts 0:00:00\.133 ' "$dir/every.txt" \
+[ "$(grep -cE "$frame_re" "$dir/every.txt")" = 3 ] && grep -q 'time 0:00:00\.133 ' "$dir/every.txt" \
   || { cat "$dir/every.txt"; fail "--every 2"; }
 # --dist-offset: one frame period later, the distorted frame N pairs with
 # reference frame N + 1: four pairs, each frame against its successor.
@@ -305,7 +319,8 @@ rc=$?
 rc=$?
 [ $rc = 1 ] && grep -q 'is incomplete' "$dir/err.txt" \
   || { cat "$dir/err.txt"; fail "-o /dev/full exited $rc, expected 1"; }
-"$compare" --help | grep -q 'results file is incomplete' || fail "--help does not document exit status 1"
+"$compare" --help | grep -q 'results file or the text is incomplete' \
+  || fail "--help does not document exit status 1"
 
 # Numbers out of range, NaN, infinite or not numbers: status 2, the option
 # named, no GLib warning.
@@ -399,6 +414,58 @@ rc=$?
 rc=$?
 [ $rc = 2 ] && grep -q 'describe .yuv inputs; neither' "$dir/err.txt" \
   || fail "--size without a .yuv input exited $rc, expected 2"
+
+# Without --fps a .yuv input takes the other input's rate (30/1): all 5
+# frames pair. --start 0.1 --end 0.3 on 12 frames at 30/1: frames 3 to 8 of
+# both, though rawvideoparse times frame 3 at 99.999999 ms and y4mdec at 100.
+# shellcheck disable=SC2086  # the options
+"$compare" --backend cpu --size 90x62 --pixel-format I420 "$dir/odd.yuv" "$dir/odd.y4m" \
+  >"$dir/rate.txt" 2>"$dir/err.txt" || { cat "$dir/err.txt"; fail ".yuv without --fps"; }
+grep -qE '^summary frames-scored 5 ref-unpaired 0 dist-unpaired 0 .* mean 100\.00000000 ' \
+  "$dir/rate.txt" || { cat "$dir/rate.txt"; fail ".yuv without --fps: not the Y4M file's rate"; }
+python3 - "$dir/odd12.y4m" "$dir/odd12.yuv" <<'PY' || fail "could not write odd12.y4m"
+import sys
+w, h, n = 64, 48, 12
+frames = [bytes((x * 3 + k * 17 + i // w) % 256 for i, x in enumerate(list(range(w)) * h))
+          + bytes(w * h // 2) for k in range(n)]
+with open(sys.argv[1], "wb") as f:
+    f.write(b"YUV4MPEG2 W%d H%d F30:1 Ip A1:1 C420jpeg\n" % (w, h))
+    for frame in frames:
+        f.write(b"FRAME\n" + frame)
+open(sys.argv[2], "wb").write(b"".join(frames))
+PY
+"$compare" --backend cpu --frames --size 64x48 --pixel-format I420 --fps 30/1 --start 0.1 \
+  --end 0.3 "$dir/odd12.yuv" "$dir/odd12.y4m" >"$dir/range12.txt" || fail ".yuv --start/--end"
+[ "$(grep -oE '^frame [0-9]+ time [0-9:.]+' "$dir/range12.txt" | tr '\n' ' ')" = \
+  'frame 3 time 0:00:00.100 frame 4 time 0:00:00.133 frame 5 time 0:00:00.167 frame 6 time 0:00:00.200 frame 7 time 0:00:00.233 frame 8 time 0:00:00.267 ' ] \
+  && grep -qE '^summary frames-scored 6 ref-unpaired 0 dist-unpaired 0 ' "$dir/range12.txt" \
+  || { cat "$dir/range12.txt"; fail ".yuv --start 0.1 --end 0.3: not frames 3 to 8"; }
+
+# Frames below the element's 8x8 minimum: its message, not a stream error.
+head -c 405 /dev/zero >"$dir/tiny.yuv"  # five 7x7 I420 frames
+"$compare" --backend cpu --size 7x7 --pixel-format I420 "$dir/tiny.yuv" "$dir/tiny.yuv" \
+  >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc = 1 ] && grep -q 'frames of 7x7 are below the 8x8 minimum' "$dir/err.txt" \
+  || { cat "$dir/err.txt"; fail "--size 7x7 exited $rc without the size minimum"; }
+gst-launch-1.0 -q videotestsrc num-buffers=2 ! video/x-raw,format=I420,width=7,height=7 \
+  ! y4menc ! filesink location="$dir/tiny.y4m" || fail "could not write tiny.y4m"
+"$compare" --backend cpu "$dir/tiny.y4m" "$dir/tiny.y4m" >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc = 1 ] && grep -q 'input ".*tiny.y4m": frames of 7x7 are below the 8x8 minimum' \
+  "$dir/err.txt" || { cat "$dir/err.txt"; fail "a 7x7 Y4M exited $rc without the size minimum"; }
+
+# -o takes its format from the name's extension; --format wins.
+"$compare" --backend cpu -o "$dir/ext.csv" "$dir/ref.mkv" "$dir/dist.mkv" >/dev/null \
+  || fail "-o ext.csv run"
+head -n 1 "$dir/ext.csv" | grep -q '^frameNum,segment,' || fail "-o ext.csv is not CSV"
+"$compare" --backend cpu -o "$dir/ext.jsonl" "$dir/ref.mkv" "$dir/dist.mkv" >/dev/null \
+  || fail "-o ext.jsonl run"
+[ "$(grep -c '^{"frameNum":' "$dir/ext.jsonl")" = 5 ] || fail "-o ext.jsonl is not JSON Lines"
+"$compare" --backend cpu -f json -o "$dir/forced.csv" "$dir/ref.mkv" "$dir/dist.mkv" \
+  >/dev/null || fail "-f json -o forced.csv run"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$dir/forced.csv" \
+  || fail "-f json -o forced.csv is not JSON"
 
 # An input that does not decode: the message names it.
 head -c 3000 /dev/urandom >"$dir/junk.mkv"

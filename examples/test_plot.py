@@ -2,11 +2,13 @@
 """Test of ssimulacra2cmp-plot (meson test plot_tool): writes results files
 in the three formats by hand (a sine of scores, one file without its summary,
 as a run cut short leaves it), plots them overlaid to PNG and SVG, and checks
-that the pictures exist with the asked size; a file with no frame is an
+that the pictures exist with the asked size; that the threshold's line has
+a colour far from every curve's (in the SVG); a file with no frame is an
 error; --metric ssim plots SSIM's column and refuses a file without it. Usage: test_plot.py PATH/TO/ssimulacra2cmp-plot"""
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -51,6 +53,22 @@ with tempfile.TemporaryDirectory() as d:
     assert head[:8] == b"\x89PNG\r\n\x1a\n", head
     size = struct.unpack(">II", head[16:24])
     assert size == (1000, 500), size
+
+    # The threshold's line has a colour of its own, far from every curve's
+    # (matplotlib's cycle: four files take its first four colours).
+    svg = os.path.join(d, "threshold.svg")
+    subprocess.run([plot, "-o", svg, "--threshold", "65", *paths], check=True)
+    with open(svg) as f:
+        text = f.read()
+    colours = {name: re.findall(r'<g id="%s">\s*<path [^>]*?stroke: (#[0-9a-f]{6})' % name, text)
+               for name in ("curve", "threshold")}
+    threshold, curves = colours["threshold"], colours["curve"]
+    assert len(threshold) == 2, threshold  # the curves' axes and the histogram's
+    assert len(set(curves)) == len(paths), curves
+    rgb = lambda c: [int(c[i:i + 2], 16) for i in (1, 3, 5)]  # noqa: E731
+    for colour in curves:
+        distance = math.dist(rgb(colour), rgb(threshold[0]))
+        assert distance > 100, (threshold[0], colour, distance)
 
     svg = os.path.join(d, "plot.svg")
     subprocess.run([plot, "-o", svg, paths[0]], check=True)

@@ -18,6 +18,7 @@ const char* CauseOf(const CoverageMessage& m) {
     uint64_t count;
   };
   const Candidate candidates[] = {{"overloaded", m.ref_skipped},
+                                  {"held-up", m.ref_overdue},
                                   {"late", m.ref_late},
                                   {"gaps", m.dist_gaps},
                                   {"not-pairing", m.ref_unpaired + m.dist_unpaired}};
@@ -54,6 +55,7 @@ bool CoverageWatch::Add(GstClockTime interval, double min_coverage, GstClockTime
     m.frames_scored = scored_;
     m.min_coverage = min_coverage;
     m.ref_skipped = counts.ref_skipped - at_start_.ref_skipped;
+    m.ref_overdue = counts.ref_overdue - at_start_.ref_overdue;
     m.ref_unpaired = counts.ref_unpaired - at_start_.ref_unpaired;
     m.dist_unpaired = counts.dist_unpaired - at_start_.dist_unpaired;
     m.ref_late = counts.ref_late - at_start_.ref_late;
@@ -88,6 +90,12 @@ std::string ExplainCoverage(const CoverageMessage& m) {
                   "(ref-skipped); use a faster backend, fewer channels per GPU or a lower "
                   "frame rate.",
                   static_cast<unsigned long long>(m.ref_skipped));
+  } else if (m.cause == "held-up") {
+    std::snprintf(why, sizeof(why),
+                  "%llu paired references reached the element after their live deadline "
+                  "(ref-overdue): its streaming thread was held up, most often by an element "
+                  "or sink downstream slower than real time; the backend kept up.",
+                  static_cast<unsigned long long>(m.ref_overdue));
   } else if (m.cause == "late") {
     std::snprintf(why, sizeof(why),
                   "%llu references went on at the live deadline before their distorted "

@@ -2,11 +2,12 @@
 // Coverage (min-coverage): the share of reference frames scored, over
 // windows of running time. A window in which less than min-coverage were
 // scored is reported with why, from how much the segment's counters grew
-// over it: references skipped (the backend did not keep up), frames that
-// did not pair (with the closest offset between the pads seen), references
-// passed on before their partner came, gaps in the distorted feed. Pure
-// logic, fed in output order (output_queue.cc) and by the pairing
-// decisions (frame_flow.cc).
+// over it: references skipped (the backend did not keep up), references
+// already past their deadline when paired (the streaming thread was held
+// up), frames that did not pair (with the closest offset between the pads
+// seen), references passed on before their partner came, gaps in the
+// distorted feed. Pure logic, fed in output order (output_queue.cc) and by
+// the pairing decisions (frame_flow.cc).
 #ifndef S2C_GST_COVERAGE_H_
 #define S2C_GST_COVERAGE_H_
 
@@ -23,6 +24,7 @@ namespace s2c {
 // The segment's counters (Results) that explain unscored references.
 struct LossCounts {
   uint64_t ref_skipped = 0;
+  uint64_t ref_overdue = 0;
   uint64_t ref_unpaired = 0;
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;

@@ -97,12 +97,10 @@ GType DeviceFp64GetType() {
 // Most properties are read once, at start: they change in NULL or READY
 // only (the element refuses them while it runs). Those the streaming thread
 // reads for every pair take effect at the next pair in any state.
-int64_t PairingTolerance(const ElementSettings& s, bool live, int fps_n, int fps_d) {
-  if (s.pairing_tolerance_set || !live || fps_n <= 0 || fps_d <= 0) return s.pairing_tolerance;
-  const auto half_frame = static_cast<int64_t>(
-      gst_util_uint64_scale(GST_SECOND, static_cast<guint64>(fps_d),
-                            2 * static_cast<guint64>(fps_n)));
-  return half_frame > s.pairing_tolerance ? half_frame : s.pairing_tolerance;
+int64_t PairingTolerance(const ElementSettings& s, bool live, int64_t period) {
+  if (s.pairing_tolerance >= 0) return s.pairing_tolerance;
+  const int64_t half_frame = live ? period / 2 : 0;
+  return half_frame > kAutoPairingTolerance ? half_frame : kAutoPairingTolerance;
 }
 
 void InstallElementProperties(GObjectClass* oc) {
@@ -137,11 +135,11 @@ void InstallElementProperties(GObjectClass* oc) {
                          G_MININT64, G_MAXINT64, DEFAULT_DIST_OFFSET, flags));
   g_object_class_install_property(
       oc, PROP_PAIRING_TOLERANCE,
-      g_param_spec_uint64("pairing-tolerance", "Pairing tolerance",
-                          "Largest running-time difference (ns) of a scored pair. Not set: "
-                          "1 ms, and live half a frame of the reference's framerate (at "
-                          "least 1 ms), so that two independent live sources pair",
-                          0, G_MAXINT64, DEFAULT_PAIRING_TOLERANCE, flags));
+      g_param_spec_int64("pairing-tolerance", "Pairing tolerance",
+                         "Largest running-time difference (ns) of a scored pair. -1: auto, "
+                         "half a frame of the reference in a live pipeline (at least 1 ms; "
+                         "so that two independent live sources pair), 1 ms otherwise",
+                         -1, G_MAXINT64, DEFAULT_PAIRING_TOLERANCE, flags));
   g_object_class_install_property(
       oc, PROP_THRESHOLD,
       g_param_spec_double("threshold", "Threshold",
@@ -239,8 +237,8 @@ void InstallElementProperties(GObjectClass* oc) {
                         "How the CUDA backend evaluates the metric's double-precision steps, "
                         "with the same score bits either way: native (the GPU's f64 units), "
                         "integer (no f64 instruction), or auto: the path predicted faster on "
-                        "the GPU from its f64 rate (docs/performance.md, \"Which f64 path\"; "
-                        "native on every GPU at the integer path's present cost)",
+                        "the GPU from its f64 rate (native on every GPU at the integer path's "
+                        "present cost)",
                         DeviceFp64GetType(), static_cast<int>(DEFAULT_DEVICE_FP64), flags));
   g_object_class_install_property(
       oc, PROP_DEVICE_MEMORY_LIMIT,
@@ -302,10 +300,7 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
       s->max_in_flight = static_cast<int>(g_value_get_uint(value));
       return true;
     case PROP_DIST_OFFSET: s->dist_offset = g_value_get_int64(value); return true;
-    case PROP_PAIRING_TOLERANCE:
-      s->pairing_tolerance = static_cast<int64_t>(g_value_get_uint64(value));
-      s->pairing_tolerance_set = true;
-      return true;
+    case PROP_PAIRING_TOLERANCE: s->pairing_tolerance = g_value_get_int64(value); return true;
     case PROP_THRESHOLD: s->threshold = g_value_get_double(value); return true;
     case PROP_THRESHOLD_HYSTERESIS:
       s->threshold_hysteresis = g_value_get_double(value);
@@ -353,9 +348,7 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
       g_value_set_uint(value, static_cast<guint>(s.max_in_flight));
       return true;
     case PROP_DIST_OFFSET: g_value_set_int64(value, s.dist_offset); return true;
-    case PROP_PAIRING_TOLERANCE:
-      g_value_set_uint64(value, static_cast<guint64>(s.pairing_tolerance));
-      return true;
+    case PROP_PAIRING_TOLERANCE: g_value_set_int64(value, s.pairing_tolerance); return true;
     case PROP_THRESHOLD: g_value_set_double(value, s.threshold); return true;
     case PROP_THRESHOLD_HYSTERESIS: g_value_set_double(value, s.threshold_hysteresis); return true;
     case PROP_THRESHOLD_HOLD: g_value_set_uint64(value, s.threshold_hold); return true;

@@ -55,7 +55,7 @@ enum ElementProperty {
 #define DEFAULT_CUDA_DEVICE_ID -1
 #define DEFAULT_MAX_IN_FLIGHT 2
 #define DEFAULT_DIST_OFFSET 0
-#define DEFAULT_PAIRING_TOLERANCE GST_MSECOND
+#define DEFAULT_PAIRING_TOLERANCE (-1)  // auto: PairingTolerance
 #define DEFAULT_THRESHOLD (-G_MAXDOUBLE)
 #define DEFAULT_THRESHOLD_HYSTERESIS 1.0
 #define DEFAULT_THRESHOLD_HOLD 0
@@ -85,9 +85,7 @@ struct ElementSettings {
   int cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   int max_in_flight = DEFAULT_MAX_IN_FLIGHT;
   int64_t dist_offset = DEFAULT_DIST_OFFSET;
-  int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
-  // Set by the application: then it holds live too (PairingTolerance).
-  bool pairing_tolerance_set = false;
+  int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;  // ns; -1: auto
   double threshold = DEFAULT_THRESHOLD;
   double threshold_hysteresis = DEFAULT_THRESHOLD_HYSTERESIS;
   GstClockTime threshold_hold = DEFAULT_THRESHOLD_HOLD;
@@ -105,11 +103,16 @@ struct ElementSettings {
   uint64_t device_memory_limit = DEFAULT_DEVICE_MEMORY_LIMIT;  // bytes, 0: none
 };
 
-// The pairing tolerance in effect: pairing-tolerance when the application
-// set it; else, live, half a frame of the reference's framerate `fps_n /
-// fps_d` when known (two independent live sources of one rate are at most
-// that far apart), and never less than the default; else the default.
-int64_t PairingTolerance(const ElementSettings& s, bool live, int fps_n, int fps_d);
+// The tolerance pairing-tolerance=-1 (auto) gives where no half frame
+// does: not live, or live while the frame period is unknown; also the
+// least it gives live.
+constexpr int64_t kAutoPairingTolerance = GST_MSECOND;
+
+// The pairing tolerance in effect: pairing-tolerance when it is 0 or more;
+// auto (-1), live, half of the reference's frame period `period` (ns, 0:
+// unknown; two independent live sources of one rate are at most that far
+// apart), at least kAutoPairingTolerance; else kAutoPairingTolerance.
+int64_t PairingTolerance(const ElementSettings& s, bool live, int64_t period);
 
 // Installs every property of the element, the read-only ones included, and
 // marks its enum types as plugin API.

@@ -19,9 +19,17 @@ bool IsLive(GstSsimulacra2Cmp* self) {
   return GST_CLOCK_TIME_IS_VALID(gst_aggregator_get_latency(Agg(self)));
 }
 
-int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live) {
+int64_t RefFramePeriod(const ElementState* p) {
   const PadFormat& ref = p->format[kRef];
-  return PairingTolerance(s, live, ref.known ? ref.info.fps_n : 0, ref.info.fps_d);
+  if (ref.known && ref.info.fps_n > 0 && ref.info.fps_d > 0) {
+    return static_cast<int64_t>(gst_util_uint64_scale_int(GST_SECOND, ref.info.fps_d,
+                                                          ref.info.fps_n));
+  }
+  return p->ref_period.Get();
+}
+
+int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live) {
+  return PairingTolerance(s, live, RefFramePeriod(p));
 }
 
 int PairsInFlight(GstSsimulacra2Cmp* self) {
@@ -37,13 +45,8 @@ int PairsInFlight(GstSsimulacra2Cmp* self) {
 void UpdateLatency(GstSsimulacra2Cmp* self) {
   ElementState* p = self->priv;
   const ElementSettings settings = ReadSettings(self);
-  const GstVideoInfo& info = p->format[kRef].info;
-  GstClockTime latency = 0;
-  if (p->format[kRef].known && info.fps_n > 0) {
-    const int frames = PairsInFlight(self) - 1;
-    latency = gst_util_uint64_scale_int(static_cast<guint64>(frames) * GST_SECOND,
-                                        info.fps_d, info.fps_n);
-  }
+  const int frames = PairsInFlight(self) - 1;
+  GstClockTime latency = static_cast<GstClockTime>(frames) * RefFramePeriod(p);
   if (settings.dist_offset < 0) {
     // -dist_offset as an unsigned magnitude (INT64_MIN has no int64 negation).
     latency = SaturatingLatency(latency, 0 - static_cast<uint64_t>(settings.dist_offset));
@@ -86,6 +89,7 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
     m.dist_unpaired = p->results.dist_unpaired;
     m.ref_late = p->results.ref_late;
     m.ref_skipped = p->results.ref_skipped;
+    m.ref_overdue = p->results.ref_overdue;
     m.ref_gaps = p->results.ref_gaps;
     m.results_lost = p->results.results_lost;
   }
@@ -105,6 +109,7 @@ void ResetSegment(ElementState* p, uint64_t segment) {
   p->alarm.Reset();
   p->window.Reset();
   p->coverage.Reset();
+  p->ref_period.Reset();
   p->warned_dist_ended = false;
 }
 

@@ -22,6 +22,7 @@
 #include "coverage.h"
 #include "element_settings.h"
 #include "gstssimulacra2cmp.h"
+#include "pairing.h"
 #include "results_writer.h"
 #include "score_message.h"
 #include "stats.h"
@@ -70,6 +71,7 @@ struct Results {
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;
   uint64_t ref_skipped = 0;
+  uint64_t ref_overdue = 0;
   uint64_t ref_gaps = 0;
   uint64_t results_lost = 0;
   double last_score = std::numeric_limits<double>::quiet_NaN();
@@ -140,7 +142,10 @@ struct ElementState {
   CoverageWatch coverage;  // min-coverage (coverage.h)
   // The pairing tolerance in effect for the last decision, for the
   // coverage message.
-  int64_t pairing_tolerance = DEFAULT_PAIRING_TOLERANCE;
+  int64_t pairing_tolerance = kAutoPairingTolerance;
+  // The reference's frame period measured where its caps state no
+  // framerate (RefFramePeriod); since start or the last flush.
+  FramePeriod ref_period;
   bool warned_dist_ended = false;
   bool warned_rates = false;
   bool warned_results = false;  // since start: one warning for a failing file
@@ -191,8 +196,11 @@ int PairsInFlight(GstSsimulacra2Cmp* self);
 // posts a LATENCY message.
 void UpdateLatency(GstSsimulacra2Cmp* self);
 
-// The pairing tolerance in effect (PairingTolerance) at the reference's
-// negotiated framerate.
+// The reference's frame period (ns): from its negotiated framerate, else
+// as measured (FramePeriod); 0 while unknown.
+int64_t RefFramePeriod(const ElementState* p);
+
+// The pairing tolerance in effect (PairingTolerance) at RefFramePeriod.
 int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live);
 
 // Posts an element message with structure s (taken).

@@ -87,6 +87,25 @@ GstFlowReturn SkipPairOfTwoSizes(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuf
   return Drain(self, PairsInFlight(self) - 1);
 }
 
+// Live, a pair whose reference's deadline has passed before it was paired:
+// the streaming thread came to it late (held up downstream, most often: a
+// sink or element slower than real time blocks it in its push), not the
+// backend. Its reference leaves unscored at once, counted in ref-overdue,
+// so that the backend's ref-skipped stays its own.
+GstFlowReturn PassOverdue(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
+                          GstClockTime ref_running_time) {
+  ElementState* p = self->priv;
+  GST_DEBUG_OBJECT(self, "reference %" GST_TIME_FORMAT " paired after its deadline: overdue",
+                   GST_TIME_ARGS(ref_running_time));
+  {
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    ++p->results.ref_overdue;
+  }
+  gst_buffer_unref(dist);
+  QueueUnscored(p, ref, ref_running_time);
+  return Drain(self, PairsInFlight(self) - 1);
+}
+
 // After the backend was set up for a new size: the pairs it has room for.
 // Where that is fewer than
 // max-in-flight (device-memory-limit), a warning says so, once per change,
@@ -213,6 +232,11 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   const bool dist_gap = !ref_gap && dist != nullptr && IsGap(dist);
   const PadHead ref_head = HeadOf(ref_pad, ref, 0);
   const PadHead dist_head = HeadOf(dist_pad, dist, s.dist_offset);
+  if (ref_head.timed && !ref_gap) {
+    p->ref_period.Note(ref_head.running_time, GST_BUFFER_DURATION_IS_VALID(ref)
+                                                  ? static_cast<int64_t>(GST_BUFFER_DURATION(ref))
+                                                  : 0);
+  }
   gst_clear_buffer(&ref);
   gst_clear_buffer(&dist);
   if (ref_gap) {
@@ -230,10 +254,28 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   const bool ref_timeout =
       timeout && (!GST_CLOCK_TIME_IS_VALID(RunningTime(ref_head)) ||
                   DeadlinePassed(self, RunningTime(ref_head)));
-  p->pairing_tolerance = CurrentPairingTolerance(p, s, IsLive(self));
+  const bool live = IsLive(self);
+  const int64_t tolerance = CurrentPairingTolerance(p, s, live);
+  if (tolerance != p->pairing_tolerance) {
+    GST_DEBUG_OBJECT(self, "pairing tolerance %" GST_STIME_FORMAT " (reference frame period %"
+                     GST_STIME_FORMAT ")", GST_STIME_ARGS(tolerance),
+                     GST_STIME_ARGS(RefFramePeriod(p)));
+    p->pairing_tolerance = tolerance;
+    // Live, a frame period measured only now (no framerate in the caps)
+    // changes the tolerance, and with it the latency.
+    if (live) UpdateLatency(self);
+  }
   const PairAction action = DecidePairing(
       ref_head, dist_head, p->pairing_tolerance, ref_timeout,
       s.live_policy == LivePolicy::kPassUnscored);
+  if (action != PairAction::kWait) {
+    GST_LOG_OBJECT(self, "ref %" GST_STIME_FORMAT " dist %" GST_STIME_FORMAT
+                   " (running times), timeout %d: %s",
+                   GST_STIME_ARGS(ref_head.timed ? ref_head.running_time : GST_CLOCK_STIME_NONE),
+                   GST_STIME_ARGS(dist_head.timed ? dist_head.running_time
+                                                  : GST_CLOCK_STIME_NONE),
+                   ref_timeout, PairActionName(action));
+  }
   if ((action == PairAction::kRefUnpaired || action == PairAction::kDistUnpaired) &&
       ref_head.timed && dist_head.timed) {
     p->coverage.NoteMiss(SaturatingSub(dist_head.running_time, ref_head.running_time));
@@ -276,6 +318,9 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
       GstBuffer* d = gst_aggregator_pad_pop_buffer(dist_pad);
       gst_aggregator_selected_samples(agg, GST_BUFFER_PTS(r), GST_BUFFER_DTS(r),
                                       GST_BUFFER_DURATION(r), nullptr);
+      if (DeadlinePassed(self, RunningTime(ref_head))) {
+        return PassOverdue(self, r, d, RunningTime(ref_head));
+      }
       return ScorePair(self, r, d, RunningTime(ref_head));
     }
   }

@@ -486,7 +486,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
       "Scores each distorted frame against the reference frame of the same running "
       "time with SSIMULACRA 2.1, bit-exact on CPU and CUDA, and passes the "
       "reference through with the score attached",
-      "ssimulacra2cmp authors");
+      "ssimulacra2cmp developers");
 
   ec->change_state = s2c::ChangeState;
   ac->aggregate = s2c::Aggregate;

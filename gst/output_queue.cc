@@ -12,6 +12,9 @@
 #include "cuda_resources.h"
 #endif
 
+GST_DEBUG_CATEGORY_EXTERN(gst_ssimulacra2_cmp_debug);
+#define GST_CAT_DEFAULT gst_ssimulacra2_cmp_debug
+
 namespace s2c {
 namespace {
 
@@ -152,6 +155,7 @@ void CountCoverage(GstSsimulacra2Cmp* self, const ElementSettings& s,
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
     counts.ref_skipped = p->results.ref_skipped;
+    counts.ref_overdue = p->results.ref_overdue;
     counts.ref_unpaired = p->results.ref_unpaired;
     counts.dist_unpaired = p->results.dist_unpaired;
     counts.ref_late = p->results.ref_late;
@@ -236,7 +240,10 @@ void CountSkipped(ElementState* p) {
 
 // A waiting pair that will not be started: counted in ref-skipped, its
 // partner dropped, and its reference left to leave unscored in its turn.
-void SkipWaiting(ElementState* p, Pending* pending) {
+void SkipWaiting(GstSsimulacra2Cmp* self, Pending* pending, const char* why) {
+  ElementState* p = self->priv;
+  GST_DEBUG_OBJECT(self, "reference %" GST_TIME_FORMAT " skipped: %s",
+                   GST_TIME_ARGS(pending->frame.running_time), why);
   CountSkipped(p);
   gst_clear_buffer(&pending->dist);
   pending->state = PairState::kUnscored;
@@ -249,6 +256,8 @@ void SkipWaiting(ElementState* p, Pending* pending) {
 GstFlowReturn AbandonFront(GstSsimulacra2Cmp* self) {
   ElementState* p = self->priv;
   Pending& front = p->pending.front();
+  GST_DEBUG_OBJECT(self, "reference %" GST_TIME_FORMAT " leaves at its deadline, its pair "
+                   "still on the backend: skipped", GST_TIME_ARGS(front.frame.running_time));
   CountSkipped(p);
   GstBuffer* ref = front.ref;
   front.ref = nullptr;
@@ -418,9 +427,12 @@ GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
     // spell would never come down again.
     const int in_flight = p->backend->InFlight();
     const GstClockTime work = (in_flight + 1) * p->pair_time;
-    if (excess > 0 || (in_flight > 0 && !deadline.InTime(pending.frame.running_time, work))) {
+    const bool crowded = excess > 0;
+    if (crowded || (in_flight > 0 && !deadline.InTime(pending.frame.running_time, work))) {
       --excess;
-      SkipWaiting(p, &pending);
+      SkipWaiting(self, &pending,
+                  crowded ? "more pairs wait than the backend has room for"
+                          : "the backend cannot score it by its deadline");
       continue;
     }
     const GstFlowReturn flow = StartScoring(self, &pending);
@@ -461,8 +473,14 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
     }
     if (front.state == PairState::kWaiting) {
       if (!deadline.active) return GST_FLOW_OK;  // waits for room on the backend
-      SkipWaiting(p, &front);  // live and due: leaves below, unscored
+      // Live and due: leaves below, unscored.
+      SkipWaiting(self, &front, "its deadline passed while it waited for the backend");
     }
+    GST_LOG_OBJECT(self, "reference %" GST_TIME_FORMAT " leaves %s",
+                   GST_TIME_ARGS(front.frame.running_time),
+                   front.state == PairState::kScored ? "scored"
+                   : front.gap                       ? "as a gap"
+                                                     : "unscored");
     GstFlowReturn flow;
     if (front.state == PairState::kScored) {
       flow = FinishScored(self, &front);

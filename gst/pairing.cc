@@ -1,7 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "pairing.h"
 
+#include <algorithm>
+
 namespace s2c {
+
+const char* PairActionName(PairAction action) {
+  switch (action) {
+    case PairAction::kWait: return "wait";
+    case PairAction::kPair: return "pair";
+    case PairAction::kRefUnpaired: return "ref-unpaired";
+    case PairAction::kRefLate: return "ref-late";
+    case PairAction::kDistUnpaired: return "dist-unpaired";
+    case PairAction::kDone: return "done";
+  }
+  return "?";
+}
 
 PairAction DecidePairing(const PadHead& ref, const PadHead& dist,
                          int64_t tolerance_ns, bool timeout, bool pass_late) {
@@ -24,6 +38,24 @@ PairAction DecidePairing(const PadHead& ref, const PadHead& dist,
     return PairAction::kRefUnpaired;
   }
   return PairAction::kPair;
+}
+
+void FramePeriod::Note(int64_t running_time, int64_t duration) {
+  if (duration > 0 && count_ < kSpacings) {
+    period_ = duration;
+    count_ = kSpacings;  // stated: fixed
+  }
+  if (count_ >= kSpacings) return;
+  if (has_last_ && running_time > last_) {
+    spacings_[count_++] = running_time - last_;
+    // The median so far (the lower one of an even count), final at kSpacings.
+    int64_t sorted[kSpacings];
+    std::copy(spacings_, spacings_ + count_, sorted);
+    std::nth_element(sorted, sorted + (count_ - 1) / 2, sorted + count_);
+    period_ = sorted[(count_ - 1) / 2];
+  }
+  if (!has_last_ || running_time > last_) last_ = running_time;
+  has_last_ = true;
 }
 
 int64_t SaturatingAdd(int64_t a, int64_t b) {

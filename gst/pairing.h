@@ -26,6 +26,9 @@ enum class PairAction {
   kDone,          // both pads are at EOS with nothing queued
 };
 
+// The action's name for the debug log ("pair", "ref-unpaired", ...).
+const char* PairActionName(PairAction action);
+
 // Pairs by running time within `tolerance_ns` (inclusive). Buffers without a
 // timestamp (a still image from filesrc ! pngdec) pair in arrival order. A
 // distorted buffer earlier than the reference by more than the tolerance can
@@ -38,6 +41,31 @@ enum class PairAction {
 // deadline ends the stream.
 PairAction DecidePairing(const PadHead& ref, const PadHead& dist,
                          int64_t tolerance_ns, bool timeout, bool pass_late);
+
+// The reference's frame period where its caps state no framerate (0/1: RTP
+// depayloaders without a-framerate, variable-rate sources), for the live
+// pairing tolerance and latency: a buffer's duration when it has one, else
+// the median of the spacings of the first kSpacings running times, which a
+// dropped frame (a double spacing) or a burst after a stall (a short one)
+// does not move. Then fixed, so that the latency it sets does not follow
+// every jitter. 0 while unknown.
+class FramePeriod {
+ public:
+  static constexpr int kSpacings = 8;
+
+  // A reference buffer seen at the pad (again, maybe: a running time not
+  // later than the last adds nothing); `duration` <= 0: none.
+  void Note(int64_t running_time, int64_t duration);
+  int64_t Get() const { return period_; }
+  void Reset() { *this = FramePeriod(); }
+
+ private:
+  bool has_last_ = false;
+  int64_t last_ = 0;
+  int count_ = 0;
+  int64_t spacings_[kSpacings] = {};
+  int64_t period_ = 0;
+};
 
 // Time arithmetic of pairing, saturating instead of wrapping: the
 // properties span all of int64 (dist-offset) and [0, G_MAXINT64]

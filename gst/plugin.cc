@@ -12,8 +12,10 @@ static gboolean PluginInit(GstPlugin* plugin) {
   return GST_ELEMENT_REGISTER(ssimulacra2cmp, plugin);
 }
 
-// The project has no public home yet; origin names the package.
+// The package's name, and its origin as GStreamer's own plugins take it:
+// the meson option package-origin, a URL its packager sets ("Unknown
+// package origin" otherwise; the project has no public home of its own).
 #define PACKAGE "ssimulacra2cmp"
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, ssimulacra2cmp,
                   "SSIMULACRA 2.1 video comparison, exact on CPU and CUDA",
-                  PluginInit, S2C_VERSION, "BSD", "ssimulacra2cmp", "ssimulacra2cmp")
+                  PluginInit, S2C_VERSION, "BSD", PACKAGE, S2C_PACKAGE_ORIGIN)

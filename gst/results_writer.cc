@@ -111,6 +111,7 @@ Fields CountFields(const SummaryMessage& m, ResultsFormat format) {
           {"dist_unpaired", Number(m.dist_unpaired)},
           {"ref_late", Number(m.ref_late)},
           {"ref_skipped", Number(m.ref_skipped)},
+          {"ref_overdue", Number(m.ref_overdue)},
           {"ref_gaps", Number(m.ref_gaps)},
           {"results_lost", Number(m.results_lost)}};
   const Fields origin = OriginFields(m.origin, format);

@@ -34,6 +34,7 @@ constexpr char kRefUnpaired[] = "ref-unpaired";
 constexpr char kDistUnpaired[] = "dist-unpaired";
 constexpr char kRefLate[] = "ref-late";
 constexpr char kRefSkipped[] = "ref-skipped";
+constexpr char kRefOverdue[] = "ref-overdue";
 constexpr char kRefGaps[] = "ref-gaps";
 constexpr char kResultsLost[] = "results-lost";
 constexpr char kMean[] = "mean";
@@ -229,6 +230,7 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kDistUnpaired, G_TYPE_UINT64, guint64{dist_unpaired},
                     kRefLate, G_TYPE_UINT64, guint64{ref_late},
                     kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
+                    kRefOverdue, G_TYPE_UINT64, guint64{ref_overdue},
                     kRefGaps, G_TYPE_UINT64, guint64{ref_gaps},
                     kResultsLost, G_TYPE_UINT64, guint64{results_lost}, nullptr);
   if (metrics & kMetricSsimulacra2) SetStats(s, "", scores);
@@ -253,6 +255,7 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
       !GetU64(s, kDistUnpaired, &out->dist_unpaired) ||
       !GetU64(s, kRefLate, &out->ref_late) ||
       !GetU64(s, kRefSkipped, &out->ref_skipped) ||
+      !GetU64(s, kRefOverdue, &out->ref_overdue) ||
       !GetU64(s, kRefGaps, &out->ref_gaps) ||
       !GetU64(s, kResultsLost, &out->results_lost) || !GetOrigin(s, &out->origin)) {
     return false;
@@ -361,6 +364,7 @@ GstStructure* CoverageMessage::ToStructure() const {
                     kMinCoverage, G_TYPE_DOUBLE, min_coverage,
                     kCause, G_TYPE_STRING, cause.c_str(),
                     kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
+                    kRefOverdue, G_TYPE_UINT64, guint64{ref_overdue},
                     kRefUnpaired, G_TYPE_UINT64, guint64{ref_unpaired},
                     kDistUnpaired, G_TYPE_UINT64, guint64{dist_unpaired},
                     kRefLate, G_TYPE_UINT64, guint64{ref_late},
@@ -384,6 +388,7 @@ bool CoverageMessage::FromStructure(const GstStructure* s, CoverageMessage* out)
       gst_structure_get_double(s, kScoredShare, &share) &&
       gst_structure_get_double(s, kMinCoverage, &out->min_coverage) &&
       GetString(s, kCause, &out->cause) && GetU64(s, kRefSkipped, &out->ref_skipped) &&
+      GetU64(s, kRefOverdue, &out->ref_overdue) &&
       GetU64(s, kRefUnpaired, &out->ref_unpaired) &&
       GetU64(s, kDistUnpaired, &out->dist_unpaired) && GetU64(s, kRefLate, &out->ref_late) &&
       GetU64(s, kDistGaps, &out->dist_gaps) &&

@@ -79,6 +79,7 @@ struct SummaryMessage {
   uint64_t dist_unpaired = 0;  // distorted frames dropped without a partner
   uint64_t ref_late = 0;       // live: references passed on at the deadline
   uint64_t ref_skipped = 0;    // live: paired references not scored in time
+  uint64_t ref_overdue = 0;    // live: paired references already past their deadline
   uint64_t ref_gaps = 0;       // GAP events on ref_sink, passed on as GAP events
   // Records of the segment that results-location could not take: its
   // frames', and in the message also its own summary's.
@@ -144,12 +145,14 @@ struct CoverageMessage {
   // How much each of the segment's counters grew over the window, and the
   // GAP events on dist_sink ("dist-gaps").
   uint64_t ref_skipped = 0;
+  uint64_t ref_overdue = 0;
   uint64_t ref_unpaired = 0;
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;
   uint64_t dist_gaps = 0;
-  // The main reason: "overloaded" (ref-skipped), "not-pairing"
-  // (ref-unpaired, dist-unpaired), "late" (ref-late), "gaps" (dist-gaps).
+  // The main reason: "overloaded" (ref-skipped), "held-up" (ref-overdue),
+  // "not-pairing" (ref-unpaired, dist-unpaired), "late" (ref-late), "gaps"
+  // (dist-gaps).
   std::string cause;
   // Frames that did not pair: the distorted running time (after
   // dist-offset) minus the reference's, at the closest miss of the window

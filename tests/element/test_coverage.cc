@@ -65,6 +65,19 @@ int main() {
               static_cast<unsigned long>(m.dist_gaps), static_cast<unsigned long>(m.ref_unpaired),
               static_cast<unsigned long>(m.ref_skipped));
     S2C_CHECK(m.cause == "overloaded", "cause %s", m.cause.c_str());
+    // The third: references paired after their deadline (a slow
+    // downstream), which the backend is not to blame for.
+    counts.ref_overdue = 9;
+    S2C_CHECK(AddFrames(&watch, 210, 310, false, counts, &m) == 1, "no third short window");
+    S2C_CHECK(m.ref_overdue == 9 && m.ref_skipped == 0, "third window: overdue %lu, skipped %lu",
+              static_cast<unsigned long>(m.ref_overdue),
+              static_cast<unsigned long>(m.ref_skipped));
+    S2C_CHECK(m.cause == "held-up", "cause %s", m.cause.c_str());
+    const std::string text = s2c::ExplainCoverage(m);
+    S2C_CHECK(text.find("9 paired references reached the element after their live deadline "
+                        "(ref-overdue)") != std::string::npos &&
+                  text.find("overloaded") == std::string::npos,
+              "%s", text.c_str());
   }
   {
     // The closest miss of the window, whichever its sign; none in the next.

@@ -15,6 +15,8 @@
 // that the backend's own work stays far below the delay and the frame
 // period on a loaded machine, under the sanitizers too.
 #include <cstdio>
+#include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -56,8 +58,8 @@ void ExpectRealTime(const RunResult& r, int frames, int fps = 30) {
   fail_unless(r.eos);
   fail_unless_equals_int(r.out.size(), frames);
   const s2c::SummaryMessage& m = r.summaries.back();
-  fail_unless_equals_uint64(m.scores.frames + m.ref_skipped + m.ref_late + m.ref_unpaired,
-                            frames);
+  fail_unless_equals_uint64(
+      m.scores.frames + m.ref_skipped + m.ref_overdue + m.ref_late + m.ref_unpaired, frames);
   size_t with_meta = 0;
   for (const s2c_test::OutBuffer& b : r.out) with_meta += b.has_meta;
   fail_unless_equals_uint64(with_meta, m.scores.frames);
@@ -294,6 +296,167 @@ GST_START_TEST(test_coverage_says_the_backend_is_overloaded) {
 }
 GST_END_TEST;
 
+// A slow downstream holds the streaming thread in its push, so that pairs
+// reach pairing after their deadline: here a pair pushed when the clock is
+// already past it. Its reference leaves unscored, counted in ref-overdue,
+// not in the backend's ref-skipped (the backend was never asked).
+GST_START_TEST(test_pair_past_its_deadline_is_overdue_not_skipped) {
+  Harnesses h = s2c_test::MakeHarnesses({"live-policy=pass-unscored", "max-in-flight=2",
+                                         "latency=100000000", "feed-timeout=0"});
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  // Its deadline: the aggregator's 100 ms, a frame for the second pair in
+  // flight and half a frame of pairing tolerance.
+  gst_test_clock_set_time(clock, 200 * GST_MSECOND);
+  // The distorted frame first: the reference then finds its partner there.
+  fail_unless_equals_int(gst_harness_push(h.dist, s2c_test::Frame(0, 0)), GST_FLOW_OK);
+  fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(0, 0)), GST_FLOW_OK);
+  fail_unless(!s2c_test::PullOut(&h, 1)[0].has_meta, "the overdue frame left with a score");
+  s2c_test::EndBoth(&h);
+  s2c_test::WaitForSummary(&h);
+  const s2c::SummaryMessage& m = h.seen.summaries.back();
+  fail_unless_equals_uint64(m.ref_overdue, 1);
+  fail_unless_equals_uint64(m.ref_skipped, 0);
+  fail_unless_equals_uint64(m.scores.frames + m.ref_late + m.ref_unpaired + m.dist_unpaired, 0);
+  gst_object_unref(clock);
+  s2c_test::Teardown(&h);
+}
+GST_END_TEST;
+
+// Two independent live feeds 10 ms apart whose caps state no framerate
+// (framerate=0/1, as RTP depayloaders give): the tolerance is half the
+// frame period the element measures, from the buffers' durations where
+// they have them (every frame pairs), else from the spacing of the
+// reference's timestamps (from the second reference frame on; the first
+// and its partner go unpaired). Wait policy: no deadline, no clock.
+void PairWithoutFramerate(bool durations, guint64 scored) {
+  Harnesses h = s2c_test::MakeHarnesses(
+      {}, "video/x-raw,format=RGB,width=16,height=16,framerate=0/1");
+  constexpr int kPairs = 6;
+  for (int i = 0; i < kPairs; ++i) {
+    GstBuffer* ref = s2c_test::Frame(i, i * kFrame);
+    GstBuffer* dist = s2c_test::Frame(i, i * kFrame + 10 * GST_MSECOND);
+    if (!durations) GST_BUFFER_DURATION(ref) = GST_BUFFER_DURATION(dist) = GST_CLOCK_TIME_NONE;
+    fail_unless_equals_int(gst_harness_push(h.ref, ref), GST_FLOW_OK);
+    fail_unless_equals_int(gst_harness_push(h.dist, dist), GST_FLOW_OK);
+  }
+  s2c_test::EndBoth(&h);
+  s2c_test::WaitForSummary(&h);
+  const s2c::SummaryMessage& m = h.seen.summaries.back();
+  fail_unless_equals_uint64(m.scores.frames, scored);
+  fail_unless_equals_uint64(m.ref_unpaired, kPairs - scored);
+  fail_unless_equals_uint64(m.dist_unpaired, kPairs - scored);
+  s2c_test::Teardown(&h);
+}
+
+GST_START_TEST(test_live_without_framerate_pairs_by_buffer_durations) {
+  PairWithoutFramerate(true, 6);
+}
+GST_END_TEST;
+
+GST_START_TEST(test_live_without_framerate_pairs_by_timestamp_spacing) {
+  PairWithoutFramerate(false, 5);
+}
+GST_END_TEST;
+
+// The monitor's case: live feeds through RTP raw video payloading and
+// depayloading, whose caps then say framerate=0/1 and whose buffers have no
+// duration, the distorted one 20 ms later (a pad offset: one source, so
+// that nothing but the offset separates them). With the default (auto)
+// tolerance they pair from the second frame on.
+GST_START_TEST(test_rtp_feeds_pair_without_framerate) {
+  const std::string rtp = " ! queue ! rtpvrawpay ! rtpvrawdepay name=";
+  const RunResult r = RunPipeline(
+      "videotestsrc is-live=true num-buffers=8 ! video/x-raw,format=I420,width=16,height=16,"
+      "framerate=10/1 ! tee name=t t." + rtp + "ref_depay ! cmp.ref_sink t." + rtp +
+          "dist_depay ! cmp.dist_sink ssimulacra2cmp name=cmp ! fakesink name=out sync=true",
+      {"live-policy=wait", "cpu-threads=1"}, [](GstElement* pipeline) {
+        GstElement* depay = gst_bin_get_by_name(GST_BIN(pipeline), "dist_depay");
+        GstPad* pad = gst_element_get_static_pad(depay, "src");
+        gst_pad_set_offset(pad, 20 * GST_MSECOND);
+        gst_object_unref(pad);
+        gst_object_unref(depay);
+      });
+  fail_unless(r.errors.empty(), "error: %s", r.errors.empty() ? "" : r.errors[0].c_str());
+  const s2c::SummaryMessage& m = r.summaries.back();
+  fail_unless_equals_uint64(m.scores.frames, 7);
+  fail_unless_equals_uint64(m.ref_unpaired, 1);
+}
+GST_END_TEST;
+
+// The element's debug log lines (category ssimulacra2cmp), "LEVEL text".
+struct LogLines {
+  std::mutex lock;
+  std::vector<std::string> lines;
+
+  bool Has(const char* level, const char* text) {
+    std::lock_guard<std::mutex> hold(lock);
+    for (const std::string& line : lines) {
+      if (line.rfind(level, 0) == 0 && line.find(text) != std::string::npos) return true;
+    }
+    return false;
+  }
+  std::string Joined() {
+    std::lock_guard<std::mutex> hold(lock);
+    std::string all;
+    for (const std::string& line : lines) all += line + "\n";
+    return all;
+  }
+};
+
+void CollectLog(GstDebugCategory* category, GstDebugLevel level, const gchar*, const gchar*,
+                gint, GObject*, GstDebugMessage* message, gpointer data) {
+  if (std::strcmp(gst_debug_category_get_name(category), "ssimulacra2cmp") != 0) return;
+  auto* log = static_cast<LogLines*>(data);
+  std::lock_guard<std::mutex> hold(log->lock);
+  log->lines.push_back(std::string(gst_debug_level_get_name(level)) + " " +
+                       gst_debug_message_get(message));
+}
+
+// At GST_DEBUG=ssimulacra2cmp:6 each buffer's fate is in the log: every
+// pairing decision (LOG), why a reference went unscored (DEBUG), and each
+// reference leaving (LOG). A pair scored, a reference late, a pair overdue.
+GST_START_TEST(test_debug_log_says_what_became_of_each_buffer) {
+  LogLines log;
+  gst_debug_remove_log_function(gst_debug_log_default);
+  gst_debug_add_log_function(CollectLog, &log, nullptr);
+  const gboolean was_active = gst_debug_is_active();
+  gst_debug_set_active(TRUE);
+  gst_debug_set_threshold_for_name("ssimulacra2cmp", GST_LEVEL_LOG);
+  Harnesses h = s2c_test::MakeHarnesses(kHarnessProps);
+  GstTestClock* clock = s2c_test::ElementClock(h);
+  s2c_test::PushPair(&h, 0, 0, 0);
+  fail_unless(s2c_test::PullOut(&h, 1)[0].has_meta);
+  fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(1, kFrame)), GST_FLOW_OK);
+  CrankTo(&h, clock, kFrame + kDeadline, 1);
+  fail_unless(!s2c_test::PullOut(&h, 1)[0].has_meta);
+  gst_test_clock_set_time(clock, 2 * kFrame + kDeadline + 50 * GST_MSECOND);
+  fail_unless_equals_int(gst_harness_push(h.dist, s2c_test::Frame(2, 2 * kFrame)), GST_FLOW_OK);
+  fail_unless_equals_int(gst_harness_push(h.ref, s2c_test::Frame(2, 2 * kFrame)), GST_FLOW_OK);
+  fail_unless(!s2c_test::PullOut(&h, 1)[0].has_meta);
+  s2c_test::Teardown(&h);
+  gst_object_unref(clock);
+  gst_debug_unset_threshold_for_name("ssimulacra2cmp");
+  gst_debug_set_active(was_active);
+  gst_debug_remove_log_function(CollectLog);
+  gst_debug_add_log_function(gst_debug_log_default, nullptr, nullptr);
+  const struct {
+    const char* level;
+    const char* text;
+  } expected[] = {
+      {"LOG", "ref +0:00:00.000000000 dist +0:00:00.000000000 (running times), timeout 0: pair"},
+      {"LOG", "reference 0:00:00.000000000 leaves scored"},
+      {"LOG", "ref +0:00:00.040000000 dist +99:99:99.999999999 (running times), timeout 1: "
+              "ref-late"},
+      {"LOG", "reference 0:00:00.040000000 leaves unscored"},
+      {"DEBUG", "reference 0:00:00.080000000 paired after its deadline: overdue"},
+      {"LOG", "reference 0:00:00.080000000 leaves unscored"}};
+  for (const auto& e : expected) {
+    fail_unless(log.Has(e.level, e.text), "no %s line \"%s\" in:\n%s", e.level, e.text,
+                log.Joined().c_str());
+  }
+}
+GST_END_TEST;
+
 static Suite* live_suite() {
   Suite* s = suite_create("ssimulacra2cmp-live");
   TCase* tc = tcase_create("live");
@@ -307,6 +470,11 @@ static Suite* live_suite() {
   tcase_add_test(tc, test_live_wait_policy_scores_every_frame);
   tcase_add_test(tc, test_coverage_says_the_backend_is_overloaded);
   tcase_add_test(tc, test_coverage_says_the_partners_are_late);
+  tcase_add_test(tc, test_pair_past_its_deadline_is_overdue_not_skipped);
+  tcase_add_test(tc, test_live_without_framerate_pairs_by_buffer_durations);
+  tcase_add_test(tc, test_live_without_framerate_pairs_by_timestamp_spacing);
+  tcase_add_test(tc, test_rtp_feeds_pair_without_framerate);
+  tcase_add_test(tc, test_debug_log_says_what_became_of_each_buffer);
   return s;
 }
 

@@ -73,6 +73,7 @@ void TestSummaryAndThresholdRoundTrip() {
   m.results_lost = 6;
   m.ref_skipped = 7;
   m.ref_gaps = 8;
+  m.ref_overdue = 10;
   m.segment = 9;
   GstStructure* s = m.ToStructure();
   s2c::SummaryMessage back;
@@ -80,7 +81,7 @@ void TestSummaryAndThresholdRoundTrip() {
   S2C_CHECK(back.segment == 9);
   S2C_CHECK(back.reason == "eos" && back.scores.frames == 4 && back.ref_unpaired == 3 &&
         back.dist_unpaired == 4 && back.ref_late == 5 && back.results_lost == 6 &&
-        back.ref_skipped == 7 && back.ref_gaps == 8);
+        back.ref_skipped == 7 && back.ref_gaps == 8 && back.ref_overdue == 10);
   S2C_CHECK(SameBits(back.scores.mean, 85.0) && SameBits(back.scores.min, 70.0) &&
         SameBits(back.scores.max, 100.0) && SameBits(back.scores.p5, 70.0));
   // Nearest rank on 70, 80, 90, 100: p25 the 1st, the median the 2nd, p75
@@ -263,7 +264,7 @@ void TestResultsWriter() {
   const std::string counts =
       "{\"segment\":0,\"reason\":\"eos\",\"frames_scored\":1,\"percentile_frames\":1,"
       "\"ref_unpaired\":0,\"dist_unpaired\":0,\"ref_late\":2,\"ref_skipped\":0,"
-      "\"ref_gaps\":0,\"results_lost\":0" + json_origin + "}";
+      "\"ref_overdue\":0,\"ref_gaps\":0,\"results_lost\":0" + json_origin + "}";
   const std::string pooled_metrics = "\"fps\":25.5,\"pooled_metrics\":{\"ssimulacra2\":" + pooled + "}";
   const struct {
     s2c::ResultsFormat format;
@@ -288,7 +289,7 @@ void TestResultsWriter() {
            "\n# p1," + v + "\n# p5," + v + "\n# p10," + v + "\n# p25," + v + "\n# median," +
            v + "\n# p75," + v + "\n# p95," + v + "\n# stddev,0\n# segment,0\n# reason,eos\n"
            "# frames_scored,1\n# percentile_frames,1\n# ref_unpaired,0\n# dist_unpaired,0\n"
-           "# ref_late,2\n# ref_skipped,0\n# ref_gaps,0\n# results_lost,0\n"
+           "# ref_late,2\n# ref_skipped,0\n# ref_overdue,0\n# ref_gaps,0\n# results_lost,0\n"
            "# label,\"studio \"\"A\"\", feed 2\"\n# utc,2024-05-01T12:34:56.789Z\n"},
   };
   for (const auto& k : kCases) {

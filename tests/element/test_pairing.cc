@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The pairing policy on its own: every branch of DecidePairing.
+// The pairing policy on its own: every branch of DecidePairing, the
+// saturating time arithmetic, and the measured frame period.
 #include <cinttypes>
 #include <cstdint>
+#include <initializer_list>
 
 #include "check.h"
 #include "pairing.h"
@@ -28,6 +30,14 @@ s2c::PadHead Eos() {
 s2c::PadHead Empty() { return s2c::PadHead(); }
 
 constexpr int64_t kTol = 1000000;
+
+// The period a FramePeriod gives after the reference running times
+// `times`, all without a duration.
+int64_t PeriodOf(std::initializer_list<int64_t> times) {
+  s2c::FramePeriod period;
+  for (int64_t t : times) period.Note(t, 0);
+  return period.Get();
+}
 
 }  // namespace
 
@@ -112,6 +122,32 @@ int main() {
        static_cast<int64_t>(s2c::SaturatingLatency(uint64_t(kMax), 0)), kMax},
   };
   for (const auto& c : kValues) {
+    S2C_CHECK(c.got == c.want, "%s: got %" PRId64 ", want %" PRId64, c.what, c.got, c.want);
+  }
+  // The reference's frame period without a framerate in its caps (40 ms
+  // frames): the median spacing of the first eight, then fixed; a stated
+  // duration at once.
+  s2c::FramePeriod stated;
+  stated.Note(100, 40);
+  stated.Note(900, 0);
+  constexpr int64_t kF = 40000000;
+  const struct {
+    const char* what;
+    int64_t got, want;
+  } kPeriods[] = {
+      {"unknown from one frame", PeriodOf({0}), 0},
+      {"one spacing", PeriodOf({0, kF}), kF},
+      {"the same buffer seen again adds nothing", PeriodOf({0, 0, kF, kF}), kF},
+      {"a dropped frame does not double it", PeriodOf({0, kF, 3 * kF, 4 * kF, 5 * kF}), kF},
+      {"a burst after a stall does not halve it",
+       PeriodOf({0, kF, 2 * kF, 3 * kF + 30000000, 4 * kF, 5 * kF}), kF},
+      {"fixed after eight spacings",
+       PeriodOf({0, kF, 2 * kF, 3 * kF, 4 * kF, 5 * kF, 6 * kF, 7 * kF, 8 * kF, 8 * kF + 1000,
+                 8 * kF + 2000, 8 * kF + 3000, 8 * kF + 4000, 8 * kF + 5000}),
+       kF},
+      {"a buffer's duration at once", stated.Get(), 40},
+  };
+  for (const auto& c : kPeriods) {
     S2C_CHECK(c.got == c.want, "%s: got %" PRId64 ", want %" PRId64, c.what, c.got, c.want);
   }
   return s2c::test::Finish();
