@@ -62,6 +62,38 @@ class ElementClass {
   GObjectClass* klass_ = nullptr;
 };
 
+// The value that `plan` gives the element's property `name`, in `value`
+// (unset when it gives none).
+bool PlannedValue(const ElementClass& element, const ChannelPlan& plan, const char* name,
+                  GValue* value) {
+  for (const auto& [key, text] : plan.properties) {
+    if (key == name) return ToValue(element.Find(name), text, value);
+  }
+  return false;
+}
+
+// Whether the channel's element appends to a results file of json, which
+// cannot be appended to.
+bool AppendsToJson(const ElementClass& element, const ChannelPlan& plan) {
+  GValue append = G_VALUE_INIT;
+  GValue location = G_VALUE_INIT;
+  GValue format = G_VALUE_INIT;
+  bool json = false;
+  if (PlannedValue(element, plan, "results-append", &append) && g_value_get_boolean(&append) &&
+      PlannedValue(element, plan, "results-location", &location) &&
+      g_value_get_string(&location) != nullptr &&
+      PlannedValue(element, plan, "results-format", &format)) {
+    GEnumClass* formats = G_ENUM_CLASS(g_type_class_ref(G_VALUE_TYPE(&format)));
+    const GEnumValue* chosen = g_enum_get_value(formats, g_value_get_enum(&format));
+    json = chosen != nullptr && g_strcmp0(chosen->value_nick, "json") == 0;
+    g_type_class_unref(formats);
+  }
+  for (GValue* value : {&append, &location, &format}) {
+    if (G_IS_VALUE(value)) g_value_unset(value);
+  }
+  return json;
+}
+
 // `text` parsed as gst-launch-1.0 would: null, with GStreamer's reason in
 // `error`, when it does not parse or link.
 GstElement* Parse(const std::string& text, std::string* error) {
@@ -144,6 +176,17 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
   // check's default.
   if (!configured("summary-interval") && element.Find("summary-interval") != nullptr) {
     add("summary-interval", "10s");
+  }
+  // The results file keeps every run of the channel's pipeline: restarts
+  // and reloads append to it. A json document cannot be appended to.
+  if (!configured("results-append") && element.Find("results-append") != nullptr) {
+    add("results-append", "true");
+  }
+  if (AppendsToJson(element, planned)) {
+    *error = where + "results-format: a json document cannot take the records of a restart "
+             "after the earlier ones; use jsonl or csv (or set results-append = false to "
+             "start the file anew at each start)";
+    return false;
   }
   planned.element_watches_feeds =
       !configured("feed-timeout") && element.Find("feed-timeout") != nullptr &&
