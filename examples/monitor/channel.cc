@@ -36,7 +36,7 @@ Channel::~Channel() {
 void Channel::Start() {
   std::string error;
   if (!Build(&error)) {
-    Fail("could not build the pipeline", Details().Add("error", error));
+    Fail("could not build the pipeline", Details().Add("error", error), error);
     return;
   }
   started_us_ = g_get_monotonic_time();
@@ -110,7 +110,8 @@ void Channel::Stop() {
   metrics_.CoverageStale();
 }
 
-void Channel::Fail(const char* reason, Details details) {
+void Channel::Fail(const char* reason, Details details, const std::string& error) {
+  last_failure_ = error.empty() ? reason : std::string(reason) + ": " + error;
   const gint64 now = g_get_monotonic_time();
   if (playing_ && now - started_us_ >= kBackoffResetUs) backoff_ms_ = kFirstBackoffMs;
   Stop();
@@ -192,10 +193,12 @@ void Channel::OnMessage(GstMessage* message) {
         details.Add("feed", kFeedNames[feed]);
         SetFeedUp(feed, false, error->message);
       }
+      const std::string text =
+          (feed >= 0 ? std::string(kFeedNames[feed]) + " feed: " : std::string()) + error->message;
       g_free(source);
       g_free(debug);
       g_error_free(error);
-      Fail("pipeline error", details);
+      Fail("pipeline error", details, text);
       break;
     }
     case GST_MESSAGE_EOS:
