@@ -107,7 +107,7 @@ void Channel::Stop() {
   for (int feed : {kReference, kDistorted}) SetFeedUp(feed, false, "pipeline stopped");
   SetAlarm(false, Details().Add("reason", "pipeline stopped"));
   metrics_.ScoreStale();
-  metrics_.CoverageStale();
+  metrics_.WindowStale();
 }
 
 void Channel::Fail(const char* reason, Details details, const std::string& error) {
@@ -266,7 +266,10 @@ void Channel::OnElementMessage(GstMessage* message) {
     }
     case s2c::MessageType::kWindow: {
       s2c::WindowMessage window;
-      if (s2c::WindowMessage::FromStructure(s, &window)) metrics_.SetCoverage(window.scored_share());
+      if (s2c::WindowMessage::FromStructure(s, &window)) {
+        metrics_.SetWindow(window.scored_share(), window.scores.mean, window.scores.min,
+                           window.scores.p5);
+      }
       break;
     }
     default:
