@@ -57,6 +57,7 @@ void Channel::Start() {
 bool Channel::Build(std::string* error) {
   pipeline_ = MakeChannelPipeline(config(), error);
   if (pipeline_ == nullptr) return false;
+  warnings_logged_.clear();
   GstElement* cmp = gst_bin_get_by_name(GST_BIN(pipeline_), kElementName);
   plan_.Apply(cmp);
   for (int feed : {kReference, kDistorted}) {
@@ -206,11 +207,18 @@ void Channel::OnMessage(GstMessage* message) {
       break;
     case GST_MESSAGE_WARNING: {
       GError* warning = nullptr;
-      gst_message_parse_warning(message, &warning, nullptr);
+      gchar* debug = nullptr;
+      gst_message_parse_warning(message, &warning, &debug);
       gchar* source = gst_object_get_path_string(GST_MESSAGE_SRC(message));
-      LogEvent(config().name, "warning",
-               Details().Add("warning", warning->message).Add("source", source));
+      Details details;
+      details.Add("warning", warning->message).Add("source", source);
+      // The debug text is often the only specific part ("clock problem").
+      if (debug != nullptr) details.Add("debug", debug);
+      // An element that repeats a warning word for word (GstAggregator at
+      // each latency query) is heard once per run of the pipeline.
+      if (warnings_logged_.insert(details.json()).second) LogEvent(config().name, "warning", details);
       g_free(source);
+      g_free(debug);
       g_error_free(warning);
       break;
     }

@@ -198,10 +198,17 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
 GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error) {
   const std::string* descriptions[2] = {&config.reference, &config.distorted};
   const char* const sink_pads[2] = {"ref_sink", "dist_sink"};
+  // Each feed ends in a queue, which reports no bound to the latency it can
+  // absorb: a live feed without buffering of its own (udpsrc) beside one
+  // with a jitter buffer or a decoder's delay would otherwise leave the
+  // element a maximum latency below the minimum, and GstAggregator would
+  // run it as not live. The capsfilter lets a decodebin's or a demuxer's
+  // video pad, not its audio pad, take the link.
   std::string text;
   for (int feed : {0, 1}) {
-    text += std::string("bin.( name=") + kFeedNames[feed] + " " + *descriptions[feed] + " ! " +
-            kElementName + "." + sink_pads[feed] + " ) ";
+    text += std::string("bin.( name=") + kFeedNames[feed] + " " + *descriptions[feed] +
+            " ! capsfilter caps=\"video/x-raw(ANY)\" ! queue max-size-time=0 ! " + kElementName +
+            "." + sink_pads[feed] + " ) ";
   }
   text += std::string(kFactory) + " name=" + kElementName + " ! fakesink";
   GstElement* pipeline = Parse(text, error);

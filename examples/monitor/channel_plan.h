@@ -42,17 +42,19 @@ extern const char* const kFeedNames[2];  // "reference", "distorted": the feeds'
 
 // The channel's pipeline, parsed as gst-launch-1.0 would parse
 //
-//   bin.( name=reference REFERENCE ! cmp.ref_sink )
-//   bin.( name=distorted DISTORTED ! cmp.dist_sink )
+//   bin.( name=reference REFERENCE ! capsfilter caps="video/x-raw(ANY)" !
+//         queue max-size-time=0 ! cmp.ref_sink )
+//   bin.( name=distorted DISTORTED ! capsfilter ... ! cmp.dist_sink )
 //   ssimulacra2cmp name=cmp ! fakesink
 //
 // so a feed is whatever gst-launch takes, with the last element of its
-// description linked to the element: demuxers and decodebin whose pads
-// come later (the link waits for them, as gst-launch's does) and a
-// description that ends in caps. Each feed is a bin of its own, which tells
-// whose message is whose. Named after the channel; null, with the reason
-// in `error` (naming the feed at fault where one is), when it does not
-// parse or link.
+// description linked on: demuxers and decodebin whose pads come later
+// (the link waits for their video pad, as gst-launch's does) and a
+// description that ends in caps. The queue lets live feeds of different
+// latencies meet (channel_plan.cc). Each feed is a bin of its own, which
+// tells whose message is whose. Named after the channel; null, with the
+// reason in `error` (naming the feed at fault where one is), when it does
+// not parse or link.
 GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error);
 
 }  // namespace s2c_monitor

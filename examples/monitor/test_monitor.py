@@ -59,8 +59,10 @@ def sender(port, pattern, motion):
         stdout=subprocess.DEVNULL)
 
 
-def receiver(port):
-    return (f'udpsrc address=127.0.0.1 port={port} caps="{RTP_CAPS}" ! rtpvrawdepay ! '
+def receiver(port, jitter_buffer=False):
+    """A feed from an RTP sender, with a jitter buffer's latency or none."""
+    buffer = 'rtpjitterbuffer latency=100 ! ' if jitter_buffer else ''
+    return (f'udpsrc address=127.0.0.1 port={port} caps="{RTP_CAPS}" ! {buffer}rtpvrawdepay ! '
             'videoconvert ! capsfilter caps=video/x-raw,format=I420')
 
 
@@ -79,17 +81,20 @@ def summaries(path):
 
 def encode(workdir):
     """The file feeds, made by real encoders: the raw reference in Matroska,
-    and its VP8/WebM, H.264/MPEG-TS and H.264/MP4 encodes."""
+    and its VP8/WebM, H.264/MPEG-TS and H.264/MP4 encodes (the MP4 with an
+    AAC track too)."""
     frames = (f'videotestsrc num-buffers={FILE_FRAMES} pattern=ball motion=sweep ! '
               'video/x-raw,format=I420,width=160,height=120,framerate=10/1')
     encodes = {'ref.mkv': 'matroskamux',
                'dist.webm': 'vp8enc deadline=1 ! webmmux',
                'dist.ts': 'x264enc speed-preset=ultrafast ! mpegtsmux',
-               'dist.mp4': 'x264enc speed-preset=ultrafast ! mp4mux'}
+               'dist.mp4': 'x264enc speed-preset=ultrafast ! mp4mux name=mux'}
+    audio = (f'audiotestsrc num-buffers={FILE_FRAMES} samplesperbuffer=4410 ! avenc_aac ! mux.')
     for name, encoder in encodes.items():
         path = os.path.join(workdir, name)
         subprocess.run(['gst-launch-1.0', '-q', *f'{frames} ! {encoder} ! filesink'.split(),
-                        f'location={path}'], check=True)
+                        f'location={path}', *(audio.split() if 'mux name=mux' in encoder else [])],
+                       check=True)
     return {name: os.path.join(workdir, name) for name in encodes}
 
 
@@ -109,8 +114,10 @@ class FileChannel:
 
 
 class Channel:
-    def __init__(self, name, workdir, ref_pattern='ball', dist_pattern='ball'):
+    def __init__(self, name, workdir, ref_pattern='ball', dist_pattern='ball',
+                 jitter_buffer=False):
         self.name = name
+        self.jitter_buffer = jitter_buffer
         self.ports = (free_udp_port(), free_udp_port())
         self.results = os.path.join(workdir, name + '.jsonl')
         self.senders = [sender(self.ports[0], ref_pattern, 'sweep'),
@@ -120,7 +127,7 @@ class Channel:
         # The two balls move apart and together again: scores vary.
         return (f'[channel {self.name}]\n'
                 f'reference = {receiver(self.ports[0])}\n'
-                f'distorted = {receiver(self.ports[1])}\n'
+                f'distorted = {receiver(self.ports[1], self.jitter_buffer)}\n'
                 'pairing-tolerance = 50ms\n'
                 f'threshold = {threshold}\n'
                 'feed-timeout = 1s\n'
@@ -301,7 +308,9 @@ def main():
              f'reference = {live}width=320,height=240\n'
              f'distorted = {live}width=160,height=120\n'
              'summary-interval = 1s\n\n')
-    channels = [Channel('a', workdir), Channel('b', workdir, 'ball', 'smpte'),
+    # a's distorted feed has a jitter buffer's latency, its reference none:
+    # the element runs live all the same, and sees the feed go.
+    channels = [Channel('a', workdir, jitter_buffer=True), Channel('b', workdir, 'ball', 'smpte'),
                 Channel('c', workdir)]
     added = None
     monitor = None
