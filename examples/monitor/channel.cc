@@ -57,7 +57,6 @@ void Channel::Start() {
 bool Channel::Build(std::string* error) {
   pipeline_ = MakeChannelPipeline(config(), error);
   if (pipeline_ == nullptr) return false;
-  warnings_logged_.clear();
   GstElement* cmp = gst_bin_get_by_name(GST_BIN(pipeline_), kElementName);
   plan_.Apply(cmp);
   for (int feed : {kReference, kDistorted}) {
@@ -214,9 +213,7 @@ void Channel::OnMessage(GstMessage* message) {
       details.Add("warning", warning->message).Add("source", source);
       // The debug text is often the only specific part ("clock problem").
       if (debug != nullptr) details.Add("debug", debug);
-      // An element that repeats a warning word for word (GstAggregator at
-      // each latency query) is heard once per run of the pipeline.
-      if (warnings_logged_.insert(details.json()).second) LogEvent(config().name, "warning", details);
+      LogEvent(config().name, "warning", details);
       g_free(source);
       g_free(debug);
       g_error_free(warning);

@@ -18,7 +18,6 @@
 
 #include <array>
 #include <atomic>
-#include <set>
 #include <string>
 
 #include "channel_plan.h"
@@ -91,8 +90,6 @@ class Channel {
   guint backoff_ms_;
   uint64_t restarts_ = 0;
   std::string last_failure_;
-  // The warnings logged since the pipeline was built (their details).
-  std::set<std::string> warnings_logged_;
   std::array<FeedWatch, 2> feeds_;
 };
 
