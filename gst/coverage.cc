@@ -11,13 +11,16 @@ uint64_t Magnitude(int64_t v) {
 }
 
 // The cause that left the most references unscored; on a tie the more
-// specific one (gaps leave references unpaired too).
+// specific one (gaps leave references unpaired too, and pairs of two sizes
+// are skipped).
 const char* CauseOf(const CoverageMessage& m) {
   struct Candidate {
     const char* cause;
     uint64_t count;
   };
-  const Candidate candidates[] = {{"overloaded", m.ref_skipped},
+  // Pairs of two sizes count in ref-skipped too.
+  const Candidate candidates[] = {{"size-mismatch", m.size_skipped},
+                                  {"overloaded", m.ref_skipped - m.size_skipped},
                                   {"held-up", m.ref_overdue},
                                   {"late", m.ref_late},
                                   {"gaps", m.dist_gaps},
@@ -40,6 +43,15 @@ void CoverageWatch::NoteMiss(int64_t dist_minus_ref) {
   has_miss_ = true;
 }
 
+void CoverageWatch::NoteSizesDiffer(int ref_width, int ref_height, int dist_width,
+                                    int dist_height) {
+  ++size_skipped_;
+  sizes_[0] = ref_width;
+  sizes_[1] = ref_height;
+  sizes_[2] = dist_width;
+  sizes_[3] = dist_height;
+}
+
 bool CoverageWatch::Add(GstClockTime interval, double min_coverage, GstClockTime running_time,
                         bool scored, const LossCounts& counts, CoverageMessage* closed) {
   if (min_coverage <= 0.0 || interval == 0 || !GST_CLOCK_TIME_IS_VALID(running_time)) {
@@ -60,12 +72,17 @@ bool CoverageWatch::Add(GstClockTime interval, double min_coverage, GstClockTime
     m.dist_unpaired = counts.dist_unpaired - at_start_.dist_unpaired;
     m.ref_late = counts.ref_late - at_start_.ref_late;
     m.dist_gaps = dist_gaps_;
+    m.size_skipped = size_skipped_;
+    m.ref_width = sizes_[0];
+    m.ref_height = sizes_[1];
+    m.dist_width = sizes_[2];
+    m.dist_height = sizes_[3];
     m.has_pad_offset = has_miss_;
     m.pad_offset = closest_miss_;
     m.cause = CauseOf(m);
     short_window = m.ref_frames > 0 && m.scored_share() < min_coverage;
     if (short_window) *closed = m;
-    ref_frames_ = scored_ = dist_gaps_ = 0;
+    ref_frames_ = scored_ = dist_gaps_ = size_skipped_ = 0;
     at_start_ = counts;
     has_miss_ = false;
   }
@@ -84,12 +101,19 @@ std::string ExplainCoverage(const CoverageMessage& m) {
                 static_cast<double>(m.start) / GST_SECOND,
                 static_cast<double>(m.end) / GST_SECOND, 100.0 * m.min_coverage);
   char why[512];
-  if (m.cause == "overloaded") {
+  if (m.cause == "size-mismatch") {
+    std::snprintf(why, sizeof(why),
+                  "the reference is %dx%d but the distorted stream is %dx%d, so %llu pairs "
+                  "were skipped (ref-skipped); insert videoscale ! "
+                  "video/x-raw,width=%d,height=%d before dist_sink.",
+                  m.ref_width, m.ref_height, m.dist_width, m.dist_height,
+                  static_cast<unsigned long long>(m.size_skipped), m.ref_width, m.ref_height);
+  } else if (m.cause == "overloaded") {
     std::snprintf(why, sizeof(why),
                   "the backend is overloaded, %llu paired references were skipped "
                   "(ref-skipped); use a faster backend, fewer channels per GPU or a lower "
                   "frame rate.",
-                  static_cast<unsigned long long>(m.ref_skipped));
+                  static_cast<unsigned long long>(m.ref_skipped - m.size_skipped));
   } else if (m.cause == "held-up") {
     std::snprintf(why, sizeof(why),
                   "%llu paired references reached the element after their live deadline "

@@ -2,12 +2,13 @@
 // Coverage (min-coverage): the share of reference frames scored, over
 // windows of running time. A window in which less than min-coverage were
 // scored is reported with why, from how much the segment's counters grew
-// over it: references skipped (the backend did not keep up), references
-// already past their deadline when paired (the streaming thread was held
-// up), frames that did not pair (with the closest offset between the pads
-// seen), references passed on before their partner came, gaps in the
-// distorted feed. Pure logic, fed in output order (output_queue.cc) and by
-// the pairing decisions (frame_flow.cc).
+// over it: references skipped (the backend did not keep up, or the two
+// streams' frame sizes differ), references already past their deadline
+// when paired (the streaming thread was held up), frames that did not pair
+// (with the closest offset between the pads seen), references passed on
+// before their partner came, gaps in the distorted feed. Pure logic, fed in
+// output order (output_queue.cc) and by the pairing decisions
+// (frame_flow.cc).
 #ifndef S2C_GST_COVERAGE_H_
 #define S2C_GST_COVERAGE_H_
 
@@ -37,6 +38,10 @@ class CoverageWatch {
   void NoteMiss(int64_t dist_minus_ref);
   // A GAP event on dist_sink.
   void NoteDistGap() { ++dist_gaps_; }
+  // A pair skipped because the reference is `ref_width`x`ref_height` and
+  // the distorted frame `dist_width`x`dist_height` (it counts in
+  // ref-skipped too).
+  void NoteSizesDiffer(int ref_width, int ref_height, int dist_width, int dist_height);
 
   // A reference frame left (gaps aside) at `running_time` (NONE: not
   // counted), scored or not; `counts` are the segment's counters now. With
@@ -55,6 +60,8 @@ class CoverageWatch {
   uint64_t ref_frames_ = 0;
   uint64_t scored_ = 0;
   uint64_t dist_gaps_ = 0;
+  uint64_t size_skipped_ = 0;
+  int sizes_[4] = {0, 0, 0, 0};  // the last pair of two sizes: reference's, distorted's
   LossCounts at_start_;  // the counters when the window began
   bool has_miss_ = false;
   int64_t closest_miss_ = 0;

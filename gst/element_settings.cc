@@ -172,6 +172,13 @@ void InstallElementProperties(GObjectClass* oc) {
                         ResultsFormatGetType(), static_cast<int>(DEFAULT_RESULTS_FORMAT),
                         flags));
   g_object_class_install_property(
+      oc, PROP_RESULTS_APPEND,
+      g_param_spec_boolean("results-append", "Results append",
+                           "Keep what results-location holds and append this run's records, "
+                           "its first segment numbered after the file's last (jsonl, or csv "
+                           "of the same columns; anything else is refused, untouched)",
+                           DEFAULT_RESULTS_APPEND, flags));
+  g_object_class_install_property(
       oc, PROP_POST_MESSAGES,
       g_param_spec_boolean("post-messages", "Post messages",
                            "Post a \"frame\" element message for every scored pair",
@@ -311,6 +318,7 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
     case PROP_RESULTS_FORMAT:
       s->results_format = static_cast<ResultsFormat>(g_value_get_enum(value));
       return true;
+    case PROP_RESULTS_APPEND: s->results_append = g_value_get_boolean(value); return true;
     case PROP_POST_MESSAGES: s->post_messages = g_value_get_boolean(value); return true;
     case PROP_LIVE_POLICY:
       s->live_policy = static_cast<LivePolicy>(g_value_get_enum(value));
@@ -363,6 +371,7 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
     case PROP_RESULTS_FORMAT:
       g_value_set_enum(value, static_cast<int>(s.results_format));
       return true;
+    case PROP_RESULTS_APPEND: g_value_set_boolean(value, s.results_append); return true;
     case PROP_POST_MESSAGES: g_value_set_boolean(value, s.post_messages); return true;
     case PROP_LIVE_POLICY: g_value_set_enum(value, static_cast<int>(s.live_policy)); return true;
     case PROP_RESULTS_WRITE_FAILURE:

@@ -46,6 +46,7 @@ enum ElementProperty {
   PROP_SUMMARY_INTERVAL,
   PROP_MIN_COVERAGE,
   PROP_DEVICE_MEMORY_LIMIT,
+  PROP_RESULTS_APPEND,
   PROP_LAST_SCORE,     // read-only, the element answers
   PROP_STATS,          // read-only, the element answers
   PROP_DEVICE_MEMORY,  // read-only, the element answers
@@ -60,6 +61,7 @@ enum ElementProperty {
 #define DEFAULT_THRESHOLD_HYSTERESIS 1.0
 #define DEFAULT_THRESHOLD_HOLD 0
 #define DEFAULT_RESULTS_FORMAT s2c::ResultsFormat::kJsonLines
+#define DEFAULT_RESULTS_APPEND FALSE
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_LIVE_POLICY s2c::LivePolicy::kPassUnscored
 #define DEFAULT_RESULTS_WRITE_FAILURE s2c::ResultsFailure::kWarn
@@ -90,6 +92,7 @@ struct ElementSettings {
   double threshold_hysteresis = DEFAULT_THRESHOLD_HYSTERESIS;
   GstClockTime threshold_hold = DEFAULT_THRESHOLD_HOLD;
   ResultsFormat results_format = DEFAULT_RESULTS_FORMAT;
+  bool results_append = DEFAULT_RESULTS_APPEND;
   bool post_messages = DEFAULT_POST_MESSAGES;
   LivePolicy live_policy = DEFAULT_LIVE_POLICY;
   ResultsFailure results_write_failure = DEFAULT_RESULTS_WRITE_FAILURE;

@@ -78,6 +78,8 @@ GstFlowReturn SkipPairOfTwoSizes(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuf
                         (nullptr));
     p->sizes_differ = true;
   }
+  p->coverage.NoteSizesDiffer(p->format[kRef].desc.width, p->format[kRef].desc.height,
+                              p->format[kDist].desc.width, p->format[kDist].desc.height);
   {
     std::lock_guard<std::mutex> lock(p->results_lock);
     ++p->results.ref_skipped;

@@ -322,7 +322,8 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
   p->format[kRef] = PadFormat();
   p->format[kDist] = PadFormat();
   p->ssim_formats = s2c::Status::Ok();
-  ResetSegment(p, 0);
+  // A results file appended to goes on after its last segment.
+  ResetSegment(p, p->writer.is_open() ? p->writer.first_segment() : 0);
   s2c::StartLinkWatch(self, s.link_timeout);
   return true;
 }

@@ -47,11 +47,13 @@ void Unregister(FileId id) {
 
 }  // namespace
 
-ResultsFile::OpenResult ResultsFile::Open(const std::string& path) {
+ResultsFile::OpenResult ResultsFile::Open(const std::string& path, bool append) {
   Close();
   const int named = DescriptorNamed(path);
+  // Appending, the writer reads where the file ends.
   const int fd = named >= 0 ? fcntl(named, F_DUPFD_CLOEXEC, 0)
-                            : open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+                            : open(path.c_str(), (append ? O_RDWR : O_WRONLY) | O_CREAT | O_CLOEXEC,
+                                   0666);
   if (fd < 0) return OpenResult::kFailed;
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -75,7 +77,11 @@ ResultsFile::OpenResult ResultsFile::Open(const std::string& path) {
       return OpenResult::kInUse;
     }
     // Truncated only once it is ours; a descriptor is written as it is.
-    if (named < 0 && ftruncate(fd, 0) != 0) {
+    // Kept, it is written after its end (the lock keeps others from
+    // moving it).
+    const bool kept = named < 0 && append;
+    const off_t end = kept ? lseek(fd, 0, SEEK_END) : 0;
+    if (end < 0 || (named < 0 && !kept && ftruncate(fd, 0) != 0)) {
       const int error = errno;
       Unregister(id);
       close(fd);
@@ -85,9 +91,25 @@ ResultsFile::OpenResult ResultsFile::Open(const std::string& path) {
     registered_ = true;
     device_ = st.st_dev;
     inode_ = st.st_ino;
+    kept_bytes_ = end;
   }
   fd_ = fd;
   return OpenResult::kOk;
+}
+
+bool ResultsFile::ReadKept(off_t offset, size_t size, std::string* out) const {
+  out->assign(size, '\0');
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = pread(fd_, &(*out)[done], size - done, offset + static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;  // shorter than when it was opened
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
 }
 
 bool ResultsFile::Write(const std::string& record) {
@@ -128,6 +150,7 @@ void ResultsFile::Close() {
   }
   close(fd_);
   fd_ = -1;
+  kept_bytes_ = 0;
 }
 
 }  // namespace s2c

@@ -59,9 +59,17 @@ void CountLost(ElementState* p) {
 bool OpenResults(GstSsimulacra2Cmp* self, const ElementSettings& s, const std::string& location) {
   ElementState* p = self->priv;
   if (location.empty()) return true;
-  switch (p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics)) {
+  switch (p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics,
+                         s.results_append)) {
     case ResultsFile::OpenResult::kOk:
       break;
+    case ResultsFile::OpenResult::kCannotContinue:
+      GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
+                        ("Cannot append to the results file \"%s\": %s. It is left as it "
+                         "was; give another results-location.",
+                         location.c_str(), p->writer.why_not_continued().c_str()),
+                        (nullptr));
+      return false;
     case ResultsFile::OpenResult::kInUse:
       GST_ELEMENT_ERROR(self, RESOURCE, BUSY,
                         ("The results file \"%s\" is being written by another ssimulacra2cmp "

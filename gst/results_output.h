@@ -12,8 +12,8 @@
 
 namespace s2c {
 
-// Opens `location`, when set, and writes the header. False after posting
-// an element error.
+// Opens `location`, when set (to append with results-append), and writes
+// the header. False after posting an element error.
 bool OpenResults(GstSsimulacra2Cmp* self, const ElementSettings& s, const std::string& location);
 
 // A scored frame's record. GST_FLOW_ERROR after posting an element error

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "results_writer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -169,13 +170,72 @@ std::string SummaryRecord(const SummaryMessage& m, double fps, ResultsFormat for
                                        : "{" + SummaryMembers(m, fps, format) + "}\n";
 }
 
+// How much of a kept file's end is read to find its last record: many
+// times the longest (a csv summary with SSIM's lines, about 2 KiB).
+constexpr size_t kTailBytes = 64 * 1024;
+
+// `text` as a segment number.
+bool SegmentNumber(const std::string& text, uint64_t* segment) {
+  return g_ascii_string_to_unsigned(text.c_str(), 10, 0, G_MAXUINT64, segment, nullptr);
+}
+
+// The segment of the last record in `tail`, the end of a jsonl or csv file
+// (`whole`: the whole file, else it may begin mid-line). False when the
+// file does not end in a whole record.
+bool LastSegment(const std::string& tail, bool whole, ResultsFormat format, uint64_t* segment) {
+  if (tail.empty() || tail.back() != '\n') return false;
+  // The whole lines of the tail, last first; a first line cut off by the
+  // tail's start is left out.
+  std::vector<std::string> lines;
+  size_t end = tail.size() - 1;  // the line's '\n'
+  while (true) {
+    const size_t newline = end == 0 ? std::string::npos : tail.rfind('\n', end - 1);
+    if (newline == std::string::npos) {
+      if (whole) lines.push_back(tail.substr(0, end));
+      break;
+    }
+    lines.push_back(tail.substr(newline + 1, end - newline - 1));
+    end = newline;
+  }
+  if (lines.empty()) return false;
+  if (format == ResultsFormat::kJsonLines) {
+    // A frame's record and a summary alike have one "segment" member, the
+    // frame's before any string.
+    static const std::string kKey = "\"segment\":";
+    const std::string& last = lines.front();
+    const size_t at = last.find(kKey);
+    if (last.empty() || last.front() != '{' || last.back() != '}' || at == std::string::npos) {
+      return false;
+    }
+    const size_t digits = at + kKey.size();
+    return SegmentNumber(last.substr(digits, last.find_first_not_of("0123456789", digits) - digits),
+                         segment);
+  }
+  // csv: a frame's row has the segment second; a summary's lines, each
+  // "# name,value", have a "# segment," line and end with "# utc,".
+  if (lines.front().rfind("# ", 0) == 0 && lines.front().rfind("# utc,", 0) != 0) return false;
+  for (const std::string& line : lines) {
+    if (line.rfind("# ", 0) != 0) {
+      if (&line != &lines.front()) return false;  // a summary cut short
+      const size_t comma = line.find(',');
+      return comma != std::string::npos &&
+             SegmentNumber(line.substr(comma + 1, line.find(',', comma + 1) - comma - 1), segment);
+    }
+    if (line.rfind("# segment,", 0) == 0) return SegmentNumber(line.substr(10), segment);
+  }
+  return false;
+}
+
 }  // namespace
 
 ResultsFile::OpenResult ResultsWriter::Open(const std::string& path, ResultsFormat format,
-                                            const std::string& version, unsigned metrics) {
+                                            const std::string& version, unsigned metrics,
+                                            bool append) {
   Close();
-  const ResultsFile::OpenResult opened = file_.Open(path);
+  const ResultsFile::OpenResult opened = file_.Open(path, append);
   if (opened != ResultsFile::OpenResult::kOk) return opened;
+  first_segment_ = 0;
+  why_not_continued_.clear();
   format_ = format;
   metrics_ = metrics;
   earlier_segments_.clear();
@@ -204,7 +264,48 @@ ResultsFile::OpenResult ResultsWriter::Open(const std::string& path, ResultsForm
       header_.clear();
       break;
   }
+  if (file_.kept_bytes() > 0 && !Continue()) {
+    file_.Close();
+    return ResultsFile::OpenResult::kCannotContinue;
+  }
   return opened;
+}
+
+bool ResultsWriter::Continue() {
+  if (format_ == ResultsFormat::kJson) {
+    why_not_continued_ = "a json document cannot be continued (jsonl or csv can)";
+    return false;
+  }
+  const off_t size = file_.kept_bytes();
+  std::string head;
+  if (format_ == ResultsFormat::kCsv) {
+    const size_t n = std::min(header_.size(), static_cast<size_t>(size));
+    if (!file_.ReadKept(0, n, &head)) {
+      why_not_continued_ = g_strerror(errno);
+      return false;
+    }
+    if (head != header_) {
+      why_not_continued_ = "its columns are not this run's: " + header_.substr(0, header_.size() - 1);
+      return false;
+    }
+    const bool header_alone = static_cast<size_t>(size) == header_.size();
+    header_.clear();
+    if (header_alone) return true;  // nothing scored yet: segment 0
+  }
+  const off_t from = size > static_cast<off_t>(kTailBytes) ? size - kTailBytes : 0;
+  std::string tail;
+  uint64_t last = 0;
+  if (!file_.ReadKept(from, static_cast<size_t>(size - from), &tail)) {
+    why_not_continued_ = g_strerror(errno);
+    return false;
+  }
+  if (!LastSegment(tail, from == 0, format_, &last)) {
+    why_not_continued_ = std::string("it does not end in a whole ") +
+                         (format_ == ResultsFormat::kCsv ? "csv" : "jsonl") + " record";
+    return false;
+  }
+  first_segment_ = last + 1;
+  return true;
 }
 
 bool ResultsWriter::WriteHeader() { return Put(""); }

@@ -55,11 +55,21 @@ class ResultsWriter {
   ~ResultsWriter() { Close(); }
 
   // Opens `path` (results_file.h) for a file of the `metrics` columns;
-  // nothing is written yet.
+  // nothing is written yet. With `append`, a file that holds records
+  // already is continued where its format allows: jsonl, and csv with the
+  // same columns (its header is not written again); its first segment is
+  // then one after the file's last record's. A json document, other csv
+  // columns, or a file that does not end in a whole record is
+  // kCannotContinue and left as it is.
   ResultsFile::OpenResult Open(const std::string& path, ResultsFormat format,
                                const std::string& version,
-                               unsigned metrics = kMetricSsimulacra2);
+                               unsigned metrics = kMetricSsimulacra2, bool append = false);
   bool is_open() const { return file_.is_open(); }
+  // The segment the file goes on with: one after the last in the file it
+  // continues, else 0.
+  uint64_t first_segment() const { return first_segment_; }
+  // Why Open returned kCannotContinue.
+  const std::string& why_not_continued() const { return why_not_continued_; }
 
   // What comes before the first frame (the csv header, the json document's
   // start). False (errno set) when the file cannot take it: it then goes
@@ -86,6 +96,9 @@ class ResultsWriter {
 
  private:
   bool Put(const std::string& record);
+  // Reads where the kept file ends: its segment, and its csv header. False,
+  // with why_not_continued_ set, when it cannot be continued.
+  bool Continue();
 
   ResultsFile file_;
   ResultsFormat format_ = ResultsFormat::kJsonLines;
@@ -95,6 +108,8 @@ class ResultsWriter {
   bool wrote_frame_ = false;
   bool finished_ = false;
   bool summary_written_ = false;
+  uint64_t first_segment_ = 0;
+  std::string why_not_continued_;
 };
 
 }  // namespace s2c

@@ -71,6 +71,11 @@ constexpr char kDistGaps[] = "dist-gaps";
 constexpr char kCause[] = "cause";
 constexpr char kPadOffset[] = "pad-offset";
 constexpr char kPairingTolerance[] = "pairing-tolerance";
+constexpr char kSizeSkipped[] = "size-skipped";
+constexpr char kRefWidth[] = "ref-width";
+constexpr char kRefHeight[] = "ref-height";
+constexpr char kDistWidth[] = "dist-width";
+constexpr char kDistHeight[] = "dist-height";
 
 constexpr char kLabel[] = "label";
 constexpr char kUtc[] = "utc";
@@ -369,8 +374,14 @@ GstStructure* CoverageMessage::ToStructure() const {
                     kDistUnpaired, G_TYPE_UINT64, guint64{dist_unpaired},
                     kRefLate, G_TYPE_UINT64, guint64{ref_late},
                     kDistGaps, G_TYPE_UINT64, guint64{dist_gaps},
+                    kSizeSkipped, G_TYPE_UINT64, guint64{size_skipped},
                     kPairingTolerance, G_TYPE_INT64, gint64{pairing_tolerance}, nullptr);
   if (has_pad_offset) gst_structure_set(s, kPadOffset, G_TYPE_INT64, gint64{pad_offset}, nullptr);
+  if (size_skipped > 0) {
+    gst_structure_set(s, kRefWidth, G_TYPE_INT, ref_width, kRefHeight, G_TYPE_INT, ref_height,
+                      kDistWidth, G_TYPE_INT, dist_width, kDistHeight, G_TYPE_INT, dist_height,
+                      nullptr);
+  }
   SetOrigin(s, origin);
   return s;
 }
@@ -391,9 +402,15 @@ bool CoverageMessage::FromStructure(const GstStructure* s, CoverageMessage* out)
       GetU64(s, kRefOverdue, &out->ref_overdue) &&
       GetU64(s, kRefUnpaired, &out->ref_unpaired) &&
       GetU64(s, kDistUnpaired, &out->dist_unpaired) && GetU64(s, kRefLate, &out->ref_late) &&
-      GetU64(s, kDistGaps, &out->dist_gaps) &&
+      GetU64(s, kDistGaps, &out->dist_gaps) && GetU64(s, kSizeSkipped, &out->size_skipped) &&
       gst_structure_get_int64(s, kPairingTolerance, &tolerance) && GetOrigin(s, &out->origin);
   out->pairing_tolerance = tolerance;
+  if (out->size_skipped > 0) {
+    return ok && gst_structure_get_int(s, kRefWidth, &out->ref_width) &&
+           gst_structure_get_int(s, kRefHeight, &out->ref_height) &&
+           gst_structure_get_int(s, kDistWidth, &out->dist_width) &&
+           gst_structure_get_int(s, kDistHeight, &out->dist_height);
+  }
   return ok;
 }
 

@@ -150,9 +150,18 @@ struct CoverageMessage {
   uint64_t dist_unpaired = 0;
   uint64_t ref_late = 0;
   uint64_t dist_gaps = 0;
-  // The main reason: "overloaded" (ref-skipped), "held-up" (ref-overdue),
-  // "not-pairing" (ref-unpaired, dist-unpaired), "late" (ref-late), "gaps"
-  // (dist-gaps).
+  // The pairs among ref_skipped that were skipped because the two frames'
+  // sizes differed ("size-skipped"), and, when there were any, the last
+  // such pair's sizes ("ref-width", "ref-height", "dist-width",
+  // "dist-height"; absent otherwise).
+  uint64_t size_skipped = 0;
+  int ref_width = 0;
+  int ref_height = 0;
+  int dist_width = 0;
+  int dist_height = 0;
+  // The main reason: "size-mismatch" (size-skipped), "overloaded" (the
+  // rest of ref-skipped), "held-up" (ref-overdue), "not-pairing"
+  // (ref-unpaired, dist-unpaired), "late" (ref-late), "gaps" (dist-gaps).
   std::string cause;
   // Frames that did not pair: the distorted running time (after
   // dist-offset) minus the reference's, at the closest miss of the window

@@ -15,7 +15,6 @@ constexpr guint kFirstBackoffMs = 1000;
 constexpr guint kLongestBackoffMs = 30000;
 constexpr gint64 kBackoffResetUs = 60 * G_USEC_PER_SEC;
 
-const char* const kFeedNames[] = {"reference", "distorted"};
 const char* const kSinkPads[] = {"ref_sink", "dist_sink"};
 
 double Seconds(gint64 us) { return static_cast<double>(us) / G_USEC_PER_SEC; }
@@ -37,7 +36,7 @@ Channel::~Channel() {
 void Channel::Start() {
   std::string error;
   if (!Build(&error)) {
-    Fail("could not build the pipeline", Details().Add("error", error));
+    Fail("could not build the pipeline", Details().Add("error", error), error);
     return;
   }
   started_us_ = g_get_monotonic_time();
@@ -56,29 +55,14 @@ void Channel::Start() {
 }
 
 bool Channel::Build(std::string* error) {
-  GstElement* bins[2];
-  for (int feed : {kReference, kDistorted}) {
-    bins[feed] = MakeFeedBin(feed == kReference ? config().reference : config().distorted, error);
-    if (bins[feed] == nullptr) {
-      if (feed == kDistorted) gst_object_unref(bins[kReference]);
-      return false;
-    }
-  }
-  GstElement* cmp = gst_element_factory_make("ssimulacra2cmp", "cmp");
-  GstElement* sink = gst_element_factory_make("fakesink", "sink");
-  pipeline_ = gst_pipeline_new(config().name.c_str());
-  if (cmp == nullptr || sink == nullptr) {
-    *error = "the ssimulacra2cmp or fakesink element is missing";
-    for (GstElement* e : {bins[0], bins[1], cmp, sink}) {
-      if (e != nullptr) gst_object_unref(e);
-    }
-    gst_clear_object(&pipeline_);
-    return false;
-  }
+  pipeline_ = MakeChannelPipeline(config(), error);
+  if (pipeline_ == nullptr) return false;
+  GstElement* cmp = gst_bin_get_by_name(GST_BIN(pipeline_), kElementName);
   plan_.Apply(cmp);
-  gst_bin_add_many(GST_BIN(pipeline_), bins[0], bins[1], cmp, sink, nullptr);
   for (int feed : {kReference, kDistorted}) {
-    feed_bins_[feed] = bins[feed];
+    // The pipeline holds the bins as long as the channel refers to them.
+    feed_bins_[feed] = gst_bin_get_by_name(GST_BIN(pipeline_), kFeedNames[feed]);
+    gst_object_unref(feed_bins_[feed]);
     feeds_[feed].last_buffer_us = 0;
     feeds_[feed].lost_by_element = false;
     GstPad* pad = gst_element_get_static_pad(cmp, kSinkPads[feed]);
@@ -91,13 +75,7 @@ bool Channel::Build(std::string* error) {
   GstPad* src = gst_element_get_static_pad(cmp, "src");
   gst_pad_add_probe(src, GST_PAD_PROBE_TYPE_BUFFER, &Channel::SourceProbe, this, nullptr);
   gst_object_unref(src);
-  if (!gst_element_link_pads(bins[kReference], "src", cmp, "ref_sink") ||
-      !gst_element_link_pads(bins[kDistorted], "src", cmp, "dist_sink") ||
-      !gst_element_link(cmp, sink)) {
-    *error = "could not link the feeds to ssimulacra2cmp";
-    gst_clear_object(&pipeline_);
-    return false;
-  }
+  gst_object_unref(cmp);
   contexts_->Offer(pipeline_);
   GstBus* bus = gst_element_get_bus(pipeline_);
   gst_bus_set_sync_handler(bus, &Channel::SyncCallback, this, nullptr);
@@ -129,10 +107,11 @@ void Channel::Stop() {
   for (int feed : {kReference, kDistorted}) SetFeedUp(feed, false, "pipeline stopped");
   SetAlarm(false, Details().Add("reason", "pipeline stopped"));
   metrics_.ScoreStale();
-  metrics_.CoverageStale();
+  metrics_.WindowStale();
 }
 
-void Channel::Fail(const char* reason, Details details) {
+void Channel::Fail(const char* reason, Details details, const std::string& error) {
+  last_failure_ = error.empty() ? reason : std::string(reason) + ": " + error;
   const gint64 now = g_get_monotonic_time();
   if (playing_ && now - started_us_ >= kBackoffResetUs) backoff_ms_ = kFirstBackoffMs;
   Stop();
@@ -214,10 +193,12 @@ void Channel::OnMessage(GstMessage* message) {
         details.Add("feed", kFeedNames[feed]);
         SetFeedUp(feed, false, error->message);
       }
+      const std::string text =
+          (feed >= 0 ? std::string(kFeedNames[feed]) + " feed: " : std::string()) + error->message;
       g_free(source);
       g_free(debug);
       g_error_free(error);
-      Fail("pipeline error", details);
+      Fail("pipeline error", details, text);
       break;
     }
     case GST_MESSAGE_EOS:
@@ -225,11 +206,16 @@ void Channel::OnMessage(GstMessage* message) {
       break;
     case GST_MESSAGE_WARNING: {
       GError* warning = nullptr;
-      gst_message_parse_warning(message, &warning, nullptr);
+      gchar* debug = nullptr;
+      gst_message_parse_warning(message, &warning, &debug);
       gchar* source = gst_object_get_path_string(GST_MESSAGE_SRC(message));
-      LogEvent(config().name, "warning",
-               Details().Add("warning", warning->message).Add("source", source));
+      Details details;
+      details.Add("warning", warning->message).Add("source", source);
+      // The debug text is often the only specific part ("clock problem").
+      if (debug != nullptr) details.Add("debug", debug);
+      LogEvent(config().name, "warning", details);
       g_free(source);
+      g_free(debug);
       g_error_free(warning);
       break;
     }
@@ -285,7 +271,10 @@ void Channel::OnElementMessage(GstMessage* message) {
     }
     case s2c::MessageType::kWindow: {
       s2c::WindowMessage window;
-      if (s2c::WindowMessage::FromStructure(s, &window)) metrics_.SetCoverage(window.scored_share());
+      if (s2c::WindowMessage::FromStructure(s, &window)) {
+        metrics_.SetWindow(window.scored_share(), window.scores.mean, window.scores.min,
+                           window.scores.p5);
+      }
       break;
     }
     default:

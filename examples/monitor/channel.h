@@ -40,6 +40,8 @@ class Channel {
   const ChannelConfig& config() const { return plan_.config; }
   // Whether the pipeline has reached PLAYING at least once.
   bool has_started() const { return has_started_; }
+  // Why the pipeline last failed ("pipeline error: …"), "" before a failure.
+  const std::string& last_failure() const { return last_failure_; }
 
  private:
   enum FeedIndex { kReference = 0, kDistorted = 1 };
@@ -54,8 +56,9 @@ class Channel {
   bool Build(std::string* error);
   // Tears the pipeline down (main thread): feeds down, alarm over.
   void Stop();
-  // Stop, log why, and restart after the backoff.
-  void Fail(const char* reason, Details details);
+  // Stop, log why (`reason`, and the error's text where there is one), and
+  // restart after the backoff.
+  void Fail(const char* reason, Details details, const std::string& error = "");
   void Restart();
   // The feed watch, a few times per feed-timeout.
   void CheckFeeds();
@@ -86,6 +89,7 @@ class Channel {
   bool alarm_ = false;
   guint backoff_ms_;
   uint64_t restarts_ = 0;
+  std::string last_failure_;
   std::array<FeedWatch, 2> feeds_;
 };
 

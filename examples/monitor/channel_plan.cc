@@ -4,9 +4,13 @@
 #include "exposition.h"
 
 namespace s2c_monitor {
+
+const char kElementName[] = "cmp";
+const char* const kFeedNames[2] = {"reference", "distorted"};
+
 namespace {
 
-constexpr char kElement[] = "ssimulacra2cmp";
+constexpr char kFactory[] = "ssimulacra2cmp";
 
 // A duration with its unit ("2s") in the property's unit: nanoseconds for
 // an integer (GstClockTime's unit, that of every time property of the
@@ -37,7 +41,7 @@ bool ToValue(const GParamSpec* pspec, const std::string& text, GValue* value) {
 class ElementClass {
  public:
   ElementClass() {
-    GstElement* element = gst_element_factory_make(kElement, nullptr);
+    GstElement* element = gst_element_factory_make(kFactory, nullptr);
     if (element != nullptr) klass_ = G_OBJECT_CLASS(g_type_class_ref(G_OBJECT_TYPE(element)));
     if (element != nullptr) gst_object_unref(element);
   }
@@ -58,6 +62,51 @@ class ElementClass {
   GObjectClass* klass_ = nullptr;
 };
 
+// The value that `plan` gives the element's property `name`, in `value`
+// (unset when it gives none).
+bool PlannedValue(const ElementClass& element, const ChannelPlan& plan, const char* name,
+                  GValue* value) {
+  for (const auto& [key, text] : plan.properties) {
+    if (key == name) return ToValue(element.Find(name), text, value);
+  }
+  return false;
+}
+
+// Whether the channel's element appends to a results file of json, which
+// cannot be appended to.
+bool AppendsToJson(const ElementClass& element, const ChannelPlan& plan) {
+  GValue append = G_VALUE_INIT;
+  GValue location = G_VALUE_INIT;
+  GValue format = G_VALUE_INIT;
+  bool json = false;
+  if (PlannedValue(element, plan, "results-append", &append) && g_value_get_boolean(&append) &&
+      PlannedValue(element, plan, "results-location", &location) &&
+      g_value_get_string(&location) != nullptr &&
+      PlannedValue(element, plan, "results-format", &format)) {
+    GEnumClass* formats = G_ENUM_CLASS(g_type_class_ref(G_VALUE_TYPE(&format)));
+    const GEnumValue* chosen = g_enum_get_value(formats, g_value_get_enum(&format));
+    json = chosen != nullptr && g_strcmp0(chosen->value_nick, "json") == 0;
+    g_type_class_unref(formats);
+  }
+  for (GValue* value : {&append, &location, &format}) {
+    if (G_IS_VALUE(value)) g_value_unset(value);
+  }
+  return json;
+}
+
+// `text` parsed as gst-launch-1.0 would: null, with GStreamer's reason in
+// `error`, when it does not parse or link.
+GstElement* Parse(const std::string& text, std::string* error) {
+  GError* gerror = nullptr;
+  GstElement* pipeline = gst_parse_launch_full(text.c_str(), nullptr, GST_PARSE_FLAG_FATAL_ERRORS,
+                                               &gerror);
+  if (pipeline != nullptr && gerror == nullptr) return pipeline;
+  *error = gerror != nullptr ? gerror->message : "does not parse";
+  g_clear_error(&gerror);
+  if (pipeline != nullptr) gst_object_unref(pipeline);
+  return nullptr;
+}
+
 }  // namespace
 
 void ChannelPlan::Apply(GstElement* element) const {
@@ -73,20 +122,18 @@ void ChannelPlan::Apply(GstElement* element) const {
 bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
                  std::vector<std::string>* warnings, std::string* error) {
   const std::string where = "[channel " + config.name + "] ";
-  for (const std::string* description : {&config.reference, &config.distorted}) {
-    std::string why;
-    GstElement* bin = MakeFeedBin(*description, &why);
-    if (bin == nullptr) {
-      *error = where + (description == &config.reference ? "reference" : "distorted") + ": " + why;
-      return false;
-    }
-    gst_object_unref(bin);
-  }
   const ElementClass element;
   if (!element.found()) {
     *error = "the ssimulacra2cmp element is not installed (GST_PLUGIN_PATH?)";
     return false;
   }
+  std::string why;
+  GstElement* pipeline = MakeChannelPipeline(config, &why);
+  if (pipeline == nullptr) {
+    *error = where + why;
+    return false;
+  }
+  gst_object_unref(pipeline);
   ChannelPlan planned;
   planned.config = config;
   auto add = [&](const std::string& name, const std::string& text) {
@@ -130,6 +177,17 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
   if (!configured("summary-interval") && element.Find("summary-interval") != nullptr) {
     add("summary-interval", "10s");
   }
+  // The results file keeps every run of the channel's pipeline: restarts
+  // and reloads append to it. A json document cannot be appended to.
+  if (!configured("results-append") && element.Find("results-append") != nullptr) {
+    add("results-append", "true");
+  }
+  if (AppendsToJson(element, planned)) {
+    *error = where + "results-format: a json document cannot take the records of a restart "
+             "after the earlier ones; use jsonl or csv (or set results-append = false to "
+             "start the file anew at each start)";
+    return false;
+  }
   planned.element_watches_feeds =
       !configured("feed-timeout") && element.Find("feed-timeout") != nullptr &&
       config.feed_timeout_ns > 0;
@@ -137,30 +195,49 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
   return true;
 }
 
-GstElement* MakeFeedBin(const std::string& description, std::string* error) {
-  GError* gerror = nullptr;
-  GstElement* bin = gst_parse_bin_from_description_full(
-      description.c_str(), TRUE, nullptr, GST_PARSE_FLAG_FATAL_ERRORS, &gerror);
-  if (bin == nullptr || gerror != nullptr) {
-    *error = gerror != nullptr ? gerror->message : "does not parse";
-    // gst-launch's caps shorthand needs an element on both sides.
-    const std::string last = description.substr(description.rfind('!') + 1);
-    if (last.find('/') != std::string::npos && last.find('=') > last.find('/')) {
-      *error += " (a description cannot end in bare caps: write capsfilter caps=\"" +
-                last.substr(last.find_first_not_of(' ')) + "\")";
+GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error) {
+  const std::string* descriptions[2] = {&config.reference, &config.distorted};
+  const char* const sink_pads[2] = {"ref_sink", "dist_sink"};
+  // Each feed ends in a queue, which reports no bound to the latency it can
+  // absorb: a live feed without buffering of its own (udpsrc) beside one
+  // with a jitter buffer or a decoder's delay would otherwise leave the
+  // element a maximum latency below the minimum, and GstAggregator would
+  // run it as not live. The capsfilter lets a decodebin's or a demuxer's
+  // video pad, not its audio pad, take the link.
+  std::string text;
+  for (int feed : {0, 1}) {
+    text += std::string("bin.( name=") + kFeedNames[feed] + " " + *descriptions[feed] +
+            " ! capsfilter caps=\"video/x-raw(ANY)\" ! queue max-size-time=0 ! " + kElementName +
+            "." + sink_pads[feed] + " ) ";
+  }
+  text += std::string(kFactory) + " name=" + kElementName + " ! fakesink";
+  GstElement* pipeline = Parse(text, error);
+  if (pipeline == nullptr) {
+    // Which feed is at fault: the first that does not parse on its own.
+    for (int feed : {0, 1}) {
+      std::string why;
+      GstElement* alone = Parse(*descriptions[feed] + " ! fakesink", &why);
+      if (alone == nullptr) {
+        *error = std::string(kFeedNames[feed]) + ": " + why;
+        return nullptr;
+      }
+      gst_object_unref(alone);
     }
-    g_clear_error(&gerror);
-    if (bin != nullptr) gst_object_unref(bin);
     return nullptr;
   }
-  GstPad* src = gst_element_get_static_pad(bin, "src");
-  if (src == nullptr) {
-    *error = "\"" + description + "\" has no unlinked source pad (it must end in raw video)";
-    gst_object_unref(bin);
+  // A feed's own element named like the monitor's would have taken its
+  // links.
+  GstElement* element = gst_bin_get_by_name(GST_BIN(pipeline), kElementName);
+  const bool ours = GST_OBJECT_PARENT(element) == GST_OBJECT(pipeline);
+  gst_object_unref(element);
+  if (!ours) {
+    *error = std::string("a feed has an element named \"") + kElementName +
+             "\", the monitor's name for its ssimulacra2cmp; name it otherwise";
+    gst_object_unref(pipeline);
     return nullptr;
   }
-  gst_object_unref(src);
-  return bin;
+  gst_object_set_name(GST_OBJECT(pipeline), config.name.c_str());
+  return pipeline;
 }
 
 }  // namespace s2c_monitor

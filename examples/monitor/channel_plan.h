@@ -36,10 +36,26 @@ struct ChannelPlan {
 bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
                  std::vector<std::string>* warnings, std::string* error);
 
-// A feed's bin from its gst-launch description, with its one unlinked
-// source pad ghosted as "src". Null, with the reason in `error`, when the
-// description does not parse or leaves no source pad.
-GstElement* MakeFeedBin(const std::string& description, std::string* error);
+// The names the channel's pipeline gives its parts.
+extern const char kElementName[];       // the ssimulacra2cmp
+extern const char* const kFeedNames[2];  // "reference", "distorted": the feeds' bins, as events name them
+
+// The channel's pipeline, parsed as gst-launch-1.0 would parse
+//
+//   bin.( name=reference REFERENCE ! capsfilter caps="video/x-raw(ANY)" !
+//         queue max-size-time=0 ! cmp.ref_sink )
+//   bin.( name=distorted DISTORTED ! capsfilter ... ! cmp.dist_sink )
+//   ssimulacra2cmp name=cmp ! fakesink
+//
+// so a feed is whatever gst-launch takes, with the last element of its
+// description linked on: demuxers and decodebin whose pads come later
+// (the link waits for their video pad, as gst-launch's does) and a
+// description that ends in caps. The queue lets live feeds of different
+// latencies meet (channel_plan.cc). Each feed is a bin of its own, which
+// tells whose message is whose. Named after the channel; null, with the
+// reason in `error` (naming the feed at fault where one is), when it does
+// not parse or link.
+GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error);
 
 }  // namespace s2c_monitor
 

@@ -4,14 +4,16 @@
 //   /metrics  the registry in Prometheus's text format (exposition.h)
 //   /healthz  200 while the process serves requests
 //   /readyz   200 once every channel of this replica has started (its
-//             pipeline reached PLAYING at least once), else 503
+//             pipeline reached PLAYING at least once), else 503 naming
+//             the channels not started
+// Each answers HEAD as GET, without the body.
 #ifndef S2C_MONITOR_HTTP_SERVER_H_
 #define S2C_MONITOR_HTTP_SERVER_H_
 
 #include <CivetServer.h>
 
-#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "monitor_metrics.h"
@@ -27,14 +29,17 @@ class HttpServer {
   ~HttpServer();
 
   int port();
-  // Set from the main loop as channels start and the configuration changes.
-  void SetReady(bool ready) { ready_.store(ready); }
+  // Set from the main loop as channels start and the configuration changes:
+  // whether every channel has started, and if not, which have not (and
+  // why).
+  void SetReadiness(bool ready, const std::string& waiting);
 
  private:
   class Handler : public CivetHandler {
    public:
     explicit Handler(HttpServer* server, const char* path) : server_(server), path_(path) {}
     bool handleGet(CivetServer* server, struct mg_connection* conn) override;
+    bool handleHead(CivetServer* server, struct mg_connection* conn) override;
 
    private:
     HttpServer* server_;
@@ -42,10 +47,12 @@ class HttpServer {
   };
 
   explicit HttpServer(const Metrics* metrics);
-  void Reply(struct mg_connection* conn, const std::string& path);
+  void Reply(struct mg_connection* conn, const std::string& path, bool head);
 
   const Metrics* metrics_;
-  std::atomic<bool> ready_{false};
+  std::mutex readiness_lock_;  // the main loop writes, the server's threads read
+  bool ready_ = false;
+  std::string waiting_ = "(the configuration is loading)";
   Handler metrics_handler_{this, "/metrics"};
   Handler health_handler_{this, "/healthz"};
   Handler ready_handler_{this, "/readyz"};

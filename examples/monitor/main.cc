@@ -46,7 +46,9 @@ gboolean OnStop(gpointer main_loop) {
 
 gboolean OnReadinessTick(gpointer data) {
   auto* loop = static_cast<Loop*>(data);
-  loop->http->SetReady(loop->service->ready());
+  std::string waiting;
+  const bool ready = loop->service->ready(&waiting);
+  loop->http->SetReadiness(ready, waiting);
   return G_SOURCE_CONTINUE;
 }
 

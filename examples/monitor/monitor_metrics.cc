@@ -38,10 +38,25 @@ Metrics::Metrics()
                    .Help("1 while the feed delivers frames")
                    .Register(*registry_)),
       coverage_(prometheus::BuildGauge()
-                    .Name("ssimulacra2cmp_coverage")
+                    .Name("ssimulacra2cmp_coverage_ratio")
                     .Help("Share of the reference frames scored over the last window "
                           "(summary-interval); NaN before the first")
                     .Register(*registry_)),
+      window_mean_(prometheus::BuildGauge()
+                       .Name("ssimulacra2cmp_window_score_mean")
+                       .Help("Mean SSIMULACRA 2.1 score of the last window (summary-interval); "
+                             "NaN when none was scored")
+                       .Register(*registry_)),
+      window_min_(prometheus::BuildGauge()
+                      .Name("ssimulacra2cmp_window_score_min")
+                      .Help("Lowest SSIMULACRA 2.1 score of the last window (summary-interval); "
+                            "NaN when none was scored")
+                      .Register(*registry_)),
+      window_p5_(prometheus::BuildGauge()
+                     .Name("ssimulacra2cmp_window_score_p5")
+                     .Help("5th percentile of the SSIMULACRA 2.1 scores of the last window "
+                           "(summary-interval); NaN when none was scored")
+                     .Register(*registry_)),
       restarts_(prometheus::BuildCounter()
                     .Name("ssimulacra2cmp_channel_restarts_total")
                     .Help("Restarts of the channel's pipeline after a failure")
@@ -60,10 +75,13 @@ ChannelMetrics::ChannelMetrics(Metrics* metrics, const std::string& channel)
       ref_up_(metrics->feed_up_.Add({{"channel", channel}, {"feed", "reference"}})),
       dist_up_(metrics->feed_up_.Add({{"channel", channel}, {"feed", "distorted"}})),
       coverage_(metrics->coverage_.Add({{"channel", channel}})),
+      window_mean_(metrics->window_mean_.Add({{"channel", channel}})),
+      window_min_(metrics->window_min_.Add({{"channel", channel}})),
+      window_p5_(metrics->window_p5_.Add({{"channel", channel}})),
       restarts_(metrics->restarts_.Add({{"channel", channel}})),
       distribution_(metrics->distribution_.Add({{"channel", channel}}, ScoreBuckets())) {
   ScoreStale();
-  CoverageStale();
+  WindowStale();
 }
 
 ChannelMetrics::~ChannelMetrics() {
@@ -74,6 +92,9 @@ ChannelMetrics::~ChannelMetrics() {
   metrics_->feed_up_.Remove(&ref_up_);
   metrics_->feed_up_.Remove(&dist_up_);
   metrics_->coverage_.Remove(&coverage_);
+  metrics_->window_mean_.Remove(&window_mean_);
+  metrics_->window_min_.Remove(&window_min_);
+  metrics_->window_p5_.Remove(&window_p5_);
   metrics_->restarts_.Remove(&restarts_);
   metrics_->distribution_.Remove(&distribution_);
 }
@@ -85,8 +106,16 @@ void ChannelMetrics::Score(double score) {
 
 void ChannelMetrics::ScoreStale() { score_.Set(std::numeric_limits<double>::quiet_NaN()); }
 
-void ChannelMetrics::CoverageStale() {
-  coverage_.Set(std::numeric_limits<double>::quiet_NaN());
+void ChannelMetrics::SetWindow(double scored_share, double mean, double min, double p5) {
+  coverage_.Set(scored_share);
+  window_mean_.Set(mean);
+  window_min_.Set(min);
+  window_p5_.Set(p5);
+}
+
+void ChannelMetrics::WindowStale() {
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  SetWindow(none, none, none, none);
 }
 
 }  // namespace s2c_monitor

@@ -29,6 +29,9 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>& alarm_;
   prometheus::Family<prometheus::Gauge>& feed_up_;
   prometheus::Family<prometheus::Gauge>& coverage_;
+  prometheus::Family<prometheus::Gauge>& window_mean_;
+  prometheus::Family<prometheus::Gauge>& window_min_;
+  prometheus::Family<prometheus::Gauge>& window_p5_;
   prometheus::Family<prometheus::Counter>& restarts_;
   prometheus::Family<prometheus::Histogram>& distribution_;
 };
@@ -54,10 +57,12 @@ class ChannelMetrics {
   void CountSkipped() { frames_skipped_.Increment(); }
   void SetAlarm(bool on) { alarm_.Set(on ? 1 : 0); }
   void SetFeedUp(bool reference, bool up) { (reference ? ref_up_ : dist_up_).Set(up ? 1 : 0); }
-  // The scored share of the last window (the element's window messages);
-  // NaN before the first and while the pipeline is down.
-  void SetCoverage(double share) { coverage_.Set(share); }
-  void CoverageStale();
+  // The last window of summary-interval (the element's window message):
+  // the share of its reference frames scored, and the mean, minimum and
+  // 5th percentile of its scores (NaN when none was scored).
+  void SetWindow(double scored_share, double mean, double min, double p5);
+  // NaN before the first window and while the pipeline is down.
+  void WindowStale();
   void CountRestart() { restarts_.Increment(); }
 
  private:
@@ -69,6 +74,9 @@ class ChannelMetrics {
   prometheus::Gauge& ref_up_;
   prometheus::Gauge& dist_up_;
   prometheus::Gauge& coverage_;
+  prometheus::Gauge& window_mean_;
+  prometheus::Gauge& window_min_;
+  prometheus::Gauge& window_p5_;
   prometheus::Counter& restarts_;
   prometheus::Histogram& distribution_;
 };

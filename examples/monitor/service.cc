@@ -57,11 +57,14 @@ bool Service::Load(std::string* error) {
   return true;
 }
 
-bool Service::ready() const {
-  for (const auto& entry : channels_) {
-    if (!entry.second->has_started()) return false;
+bool Service::ready(std::string* waiting) const {
+  waiting->clear();
+  for (const auto& [name, channel] : channels_) {
+    if (channel->has_started()) continue;
+    *waiting += (waiting->empty() ? "" : ", ") + name;
+    if (!channel->last_failure().empty()) *waiting += " (" + channel->last_failure() + ")";
   }
-  return true;
+  return waiting->empty();
 }
 
 }  // namespace s2c_monitor

@@ -26,8 +26,10 @@ class Service {
 
   // Reads the file and applies it. On failure changes nothing and says why.
   bool Load(std::string* error);
-  // Whether every channel of this replica has started at least once.
-  bool ready() const;
+  // Whether every channel of this replica has started at least once; if
+  // not, `waiting` names those that have not, each with why it last failed
+  // where it did ("news (pipeline error: …)").
+  bool ready(std::string* waiting) const;
 
  private:
   std::string config_path_;

@@ -34,6 +34,7 @@ void TestChannelSeries() {
     channel.Score(95.5);
     channel.CountScored();
     channel.SetFeedUp(true, true);
+    channel.SetWindow(0.9, 88.25, 0.1 + 0.2, 41.5);
     const std::string text = s2c_monitor::Exposition(metrics.registry().Collect());
     for (const char* line : {
              "# TYPE ssimulacra2cmp_score gauge\n",
@@ -45,13 +46,24 @@ void TestChannelSeries() {
              "ssimulacra2cmp_score_distribution_bucket{channel=\"a \\\"quoted\\\" name\",le=\"10\"} 1\n",
              "ssimulacra2cmp_score_distribution_bucket{channel=\"a \\\"quoted\\\" name\",le=\"+Inf\"} 2\n",
              "ssimulacra2cmp_score_distribution_sum{channel=\"a \\\"quoted\\\" name\"} 95.8\n",
-             "ssimulacra2cmp_score_distribution_count{channel=\"a \\\"quoted\\\" name\"} 2\n"}) {
+             "ssimulacra2cmp_score_distribution_count{channel=\"a \\\"quoted\\\" name\"} 2\n",
+             "# TYPE ssimulacra2cmp_coverage_ratio gauge\n",
+             "ssimulacra2cmp_coverage_ratio{channel=\"a \\\"quoted\\\" name\"} 0.9\n",
+             "ssimulacra2cmp_window_score_mean{channel=\"a \\\"quoted\\\" name\"} 88.25\n",
+             "ssimulacra2cmp_window_score_min{channel=\"a \\\"quoted\\\" name\"} 0.30000000000000004\n",
+             "ssimulacra2cmp_window_score_p5{channel=\"a \\\"quoted\\\" name\"} 41.5\n"}) {
       S2C_CHECK(text.find(line) != std::string::npos, "no line %s in\n%s", line, text.c_str());
     }
     channel.ScoreStale();
-    S2C_CHECK(s2c_monitor::Exposition(metrics.registry().Collect())
-                  .find("ssimulacra2cmp_score{channel=\"a \\\"quoted\\\" name\"} NaN\n") !=
-              std::string::npos);
+    channel.WindowStale();
+    const std::string stale = s2c_monitor::Exposition(metrics.registry().Collect());
+    for (const char* name : {"score", "coverage_ratio", "window_score_mean", "window_score_min",
+                             "window_score_p5"}) {
+      const std::string line =
+          "ssimulacra2cmp_" + std::string(name) + "{channel=\"a \\\"quoted\\\" name\"} NaN\n";
+      S2C_CHECK(stale.find(line) != std::string::npos, "no line %s in\n%s", line.c_str(),
+                stale.c_str());
+    }
   }
   // A channel removed from the configuration leaves no series behind.
   S2C_CHECK(s2c_monitor::Exposition(metrics.registry().Collect()).empty());

@@ -1,15 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """ssimulacra2cmp-monitor end to end: channels fed over RTP on 127.0.0.1 by
-gst-launch-1.0 senders, /metrics scraped over HTTP.
+gst-launch-1.0 senders, and from files made here by real encoders (VP8 in
+WebM through matroskademux, H.264 in MPEG-TS through tsdemux, H.264 in MP4
+through decodebin), /metrics scraped over HTTP.
 
-- every channel's ssimulacra2cmp_score is exactly a score the element wrote
-  to the channel's results file;
+- every RTP channel's ssimulacra2cmp_score is exactly a score the element
+  wrote to the channel's results file;
+- the file channels score every frame, and each restart at the file's end
+  appends a segment to the results file, the earlier ones kept;
 - a killed sender takes its feed down (feed_up 0, from the element's feed
-  message), the channel restarts, and the other channels keep scoring;
-- ssimulacra2cmp_coverage holds the scored share of the last window;
-- SIGHUP after a channel is added to the file starts it and leaves the
-  others running.
+  message), the channel restarts, and the other channels keep scoring; its
+  results file keeps what it held, the stopped segment's summary included;
+- ssimulacra2cmp_coverage_ratio and the window gauges hold the last window;
+- SIGHUP after a channel is added to the file starts it, a changed channel
+  starts again appending to its results file, and the others run on;
+- a channel that never starts is named in /readyz; HEAD /metrics is 200;
+- feeds of two sizes are reported as such, not as an overload;
+- a second monitor on the port in use exits with status 2 and says why.
 
 Usage: test_monitor.py MONITOR (GST_PLUGIN_PATH must find the element).
 Every wait polls for its condition, with limits meant for a loaded runner.
@@ -28,6 +36,7 @@ import urllib.error
 import urllib.request
 
 WIDTH, HEIGHT, FPS = 64, 64, 10
+FILE_FRAMES = 30  # each file feed: 160x120 at 10 fps
 RTP_CAPS = ('application/x-rtp,media=(string)video,clock-rate=(int)90000,'
             'encoding-name=(string)RAW,sampling=(string)YCbCr-4:2:0,depth=(string)8,'
             f'width=(string){WIDTH},height=(string){HEIGHT},payload=(int)96')
@@ -50,26 +59,77 @@ def sender(port, pattern, motion):
         stdout=subprocess.DEVNULL)
 
 
-def receiver(port):
-    return (f'udpsrc address=127.0.0.1 port={port} caps="{RTP_CAPS}" ! rtpvrawdepay ! '
+def receiver(port, jitter_buffer=False):
+    """A feed from an RTP sender, with a jitter buffer's latency or none."""
+    buffer = 'rtpjitterbuffer latency=100 ! ' if jitter_buffer else ''
+    return (f'udpsrc address=127.0.0.1 port={port} caps="{RTP_CAPS}" ! {buffer}rtpvrawdepay ! '
             'videoconvert ! capsfilter caps=video/x-raw,format=I420')
 
 
-class Channel:
-    def __init__(self, name, workdir, ref_pattern='ball', dist_pattern='ball'):
+def records(path):
+    """The results file's records (jsonl), in file order."""
+    try:
+        with open(path) as f:
+            return [json.loads(line) for line in f if line.endswith('\n')]
+    except FileNotFoundError:
+        return []
+
+
+def summaries(path):
+    return [r['summary'] for r in records(path) if 'summary' in r]
+
+
+def encode(workdir):
+    """The file feeds, made by real encoders: the raw reference in Matroska,
+    and its VP8/WebM, H.264/MPEG-TS and H.264/MP4 encodes (the MP4 with an
+    AAC track too)."""
+    frames = (f'videotestsrc num-buffers={FILE_FRAMES} pattern=ball motion=sweep ! '
+              'video/x-raw,format=I420,width=160,height=120,framerate=10/1')
+    encodes = {'ref.mkv': 'matroskamux',
+               'dist.webm': 'vp8enc deadline=1 ! webmmux',
+               'dist.ts': 'x264enc speed-preset=ultrafast ! mpegtsmux',
+               'dist.mp4': 'x264enc speed-preset=ultrafast ! mp4mux name=mux'}
+    audio = (f'audiotestsrc num-buffers={FILE_FRAMES} samplesperbuffer=4410 ! avenc_aac ! mux.')
+    for name, encoder in encodes.items():
+        path = os.path.join(workdir, name)
+        subprocess.run(['gst-launch-1.0', '-q', *f'{frames} ! {encoder} ! filesink'.split(),
+                        f'location={path}', *(audio.split() if 'mux name=mux' in encoder else [])],
+                       check=True)
+    return {name: os.path.join(workdir, name) for name in encodes}
+
+
+class FileChannel:
+    """A channel fed from files: it ends at EOS and restarts, each run a
+    segment of its own in the results file."""
+    def __init__(self, name, workdir, reference, distorted):
         self.name = name
+        self.results = os.path.join(workdir, name + '.jsonl')
+        self.reference, self.distorted = reference, distorted
+
+    def config(self):
+        return (f'[channel {self.name}]\n'
+                f'reference = {self.reference}\n'
+                f'distorted = {self.distorted}\n'
+                f'results-location = {self.results}\n\n')
+
+
+class Channel:
+    def __init__(self, name, workdir, ref_pattern='ball', dist_pattern='ball',
+                 jitter_buffer=False):
+        self.name = name
+        self.jitter_buffer = jitter_buffer
         self.ports = (free_udp_port(), free_udp_port())
         self.results = os.path.join(workdir, name + '.jsonl')
         self.senders = [sender(self.ports[0], ref_pattern, 'sweep'),
                         sender(self.ports[1], dist_pattern, 'wavy')]
 
-    def config(self):
+    def config(self, threshold=30):
         # The two balls move apart and together again: scores vary.
         return (f'[channel {self.name}]\n'
                 f'reference = {receiver(self.ports[0])}\n'
-                f'distorted = {receiver(self.ports[1])}\n'
+                f'distorted = {receiver(self.ports[1], self.jitter_buffer)}\n'
                 'pairing-tolerance = 50ms\n'
-                'threshold = 30\n'
+                f'threshold = {threshold}\n'
                 'feed-timeout = 1s\n'
                 'restart-timeout = 3s\n'
                 'summary-interval = 1s\n'
@@ -122,12 +182,13 @@ class Monitor:
         with self.lock:
             return len(self.events)
 
-    def get(self, path):
+    def get(self, path, method='GET'):
+        request = urllib.request.Request(self.url + path, method=method)
         try:
-            with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            with urllib.request.urlopen(request, timeout=10) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:
-            return e.code, ''
+            return e.code, e.read().decode()
 
     def metrics(self):
         """{(name, channel, feed): value} of every sample."""
@@ -193,20 +254,75 @@ def scored(monitor, name):
     return monitor.value('ssimulacra2cmp_frames_scored_total', name) or 0
 
 
+def check_kept(path, before, what):
+    """The results file still begins with `before` (its earlier records)
+    and goes on with a new segment."""
+    with open(path) as f:
+        text = f.read()
+    assert text.startswith(before), f'{what}: the earlier records of {path} went'
+    last = max(r['segment'] for r in records(path) if 'frameNum' in r)
+    return last
+
+
+def check_file_channel(monitor, channel):
+    """A file channel scored every frame of its first run, restarted at the
+    file's end, and its second run appended segment 1 after segment 0."""
+    wait_for(lambda: any(s['segment'] == 1 and s['reason'] == 'eos'
+                         for s in summaries(channel.results)),
+             f'{channel.name}: a second run to the end of its files')
+    runs = records(channel.results)
+    first = [r for r in runs if r.get('segment') == 0]
+    assert len(first) == FILE_FRAMES, f'{channel.name}: {len(first)} frames in segment 0'
+    assert runs[FILE_FRAMES]['summary']['segment'] == 0, runs[FILE_FRAMES]
+    assert runs[FILE_FRAMES]['summary']['reason'] == 'eos', runs[FILE_FRAMES]
+    assert runs[FILE_FRAMES + 1] == {**runs[0], 'segment': 1, 'utc': runs[FILE_FRAMES + 1]['utc']}, \
+        'the second run is not the first again'
+    assert monitor.value('ssimulacra2cmp_channel_restarts_total', channel.name) >= 1
+
+
+def check_port_in_use(program, config_path, url):
+    """A second monitor on the first one's port."""
+    address = url.split('//')[1]
+    run = subprocess.run([program, '--config', config_path, '--listen', address],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2, f'status {run.returncode}: {run.stderr}'
+    assert f'cannot listen on {address}: Address already in use' in run.stderr, run.stderr
+
+
 def main():
     program = sys.argv[1]
     workdir = tempfile.mkdtemp(prefix='s2c-monitor-')
     config_path = os.path.join(workdir, 'channels.conf')
-    channels = [Channel('a', workdir), Channel('b', workdir, 'ball', 'smpte'),
+    files = encode(workdir)
+    to_i420 = 'videoconvert ! video/x-raw,format=I420'  # bare caps at the end, as gst-launch takes
+    reference = f'filesrc location={files["ref.mkv"]} ! matroskademux ! {to_i420}'
+    file_channels = [
+        FileChannel('webm', workdir, reference,
+                    f'filesrc location={files["dist.webm"]} ! matroskademux ! vp8dec ! {to_i420}'),
+        FileChannel('ts', workdir, reference,
+                    f'filesrc location={files["dist.ts"]} ! tsdemux ! h264parse ! avdec_h264'),
+        FileChannel('mp4', workdir, f'uridecodebin uri=file://{files["ref.mkv"]}',
+                    f'filesrc location={files["dist.mp4"]} ! decodebin')]
+    live = 'videotestsrc is-live=true ! video/x-raw,format=I420,framerate=10/1,'
+    sizes = ('[channel sizes]\n'
+             f'reference = {live}width=320,height=240\n'
+             f'distorted = {live}width=160,height=120\n'
+             'summary-interval = 1s\n\n')
+    # a's distorted feed has a jitter buffer's latency, its reference none:
+    # the element runs live all the same, and sees the feed go.
+    channels = [Channel('a', workdir, jitter_buffer=True), Channel('b', workdir, 'ball', 'smpte'),
                 Channel('c', workdir)]
     added = None
     monitor = None
     try:
         with open(config_path, 'w') as f:
-            f.write(''.join(c.config() for c in channels))
+            f.write(''.join(c.config() for c in channels + file_channels) + sizes)
         monitor = Monitor(program, config_path)
         assert monitor.get('/healthz')[0] == 200
         wait_for(lambda: monitor.get('/readyz')[0] == 200, '/readyz 200')
+        status, body = monitor.get('/metrics', 'HEAD')
+        assert status == 200 and body == '', (status, body)
+        check_port_in_use(program, config_path, monitor.url)
 
         for c in channels:
             wait_for(lambda: scored(monitor, c.name) >= 5, f'{c.name}: 5 frames scored')
@@ -217,12 +333,35 @@ def main():
             assert ('ssimulacra2cmp_score_distribution_bucket', c.name, '+Inf') in monitor.metrics()
             assert ('ssimulacra2cmp_frames_skipped_total', c.name, None) in monitor.metrics()
             assert ('ssimulacra2cmp_alarm', c.name, None) in monitor.metrics()
-            wait_for(lambda: 0 < (monitor.value('ssimulacra2cmp_coverage', c.name) or 0) <= 1,
+            wait_for(lambda: 0 < (monitor.value('ssimulacra2cmp_coverage_ratio', c.name) or 0) <= 1,
                      f'{c.name}: the coverage of a window')
+            # The window's statistics: numbers, in order.
+            wait_for(lambda: monitor.value('ssimulacra2cmp_window_score_min', c.name) ==
+                     monitor.value('ssimulacra2cmp_window_score_min', c.name),
+                     f'{c.name}: a window with scores')
+            low, p5, mean = (monitor.value(f'ssimulacra2cmp_window_score_{s}', c.name)
+                             for s in ('min', 'p5', 'mean'))
+            assert low <= p5 <= mean, (low, p5, mean)
         # Scores that vary, so that "equal to one of them" says something.
         assert len(channels[0].file_scores()) > 1, channels[0].file_scores()
 
-        # Channel a loses its distorted feed.
+        # Demuxed and decoded files: every frame, run after run.
+        for c in file_channels:
+            check_file_channel(monitor, c)
+
+        # Two sizes are reported as such (the element's coverage warning).
+        warning = monitor.wait_event(lambda e: e['channel'] == 'sizes' and e['event'] == 'warning'
+                                     and 'pairs were skipped' in e['details']['warning'])
+        assert 'the reference is 320x240 but the distorted stream is 160x120' in \
+            warning['details']['warning'], warning
+        assert 'CountCoverage' in warning['details']['debug'], warning  # where it was posted
+        with monitor.lock:
+            overloaded = [e for e in monitor.events if e['channel'] == 'sizes' and
+                          'overloaded' in json.dumps(e)]
+        assert not overloaded, overloaded
+
+        # Channel a loses its distorted feed; its file keeps what it held.
+        a_before = open(channels[0].results).read()
         channels[0].senders[1].kill()
         wait_for(lambda: monitor.value('ssimulacra2cmp_feed_up', 'a', 'distorted') == 0,
                  'a: distorted feed_up 0')
@@ -234,6 +373,13 @@ def main():
         wait_for(lambda: monitor.value('ssimulacra2cmp_channel_restarts_total', 'a') >= 1,
                  'a: a restart counted')
         monitor.wait_event(lambda e: e['channel'] == 'a' and e['event'] == 'restart')
+        # The stopped segment's summary, after its frames, and the restarted
+        # pipeline's file opened after it.
+        wait_for(lambda: any(s['segment'] == 0 and s['reason'] == 'stop'
+                             for s in summaries(channels[0].results)), 'a: the summary of segment 0')
+        monitor.wait_event(lambda e: e['channel'] == 'a' and e['event'] == 'started' and
+                           e['details']['restarts'] >= 1)
+        check_kept(channels[0].results, a_before, 'a after its restart')
         before = {c.name: scored(monitor, c.name) for c in channels[1:]}
         for c in channels[1:]:
             wait_for(lambda: scored(monitor, c.name) >= before[c.name] + 5,
@@ -241,23 +387,42 @@ def main():
             check_exact_score(monitor, c)
             assert monitor.value('ssimulacra2cmp_channel_restarts_total', c.name) == 0
 
-        # A channel added to the file starts on SIGHUP; b and c run on.
+        # SIGHUP: d added, b changed, a channel that never starts; c runs on.
         added = Channel('d', workdir)
-        with open(config_path, 'a') as f:
-            f.write(added.config())
+        b = channels[1]
+        b_before = open(b.results).read()
+        never = ('[channel never]\n'
+                 f'reference = filesrc location={workdir}/missing.mkv ! matroskademux ! videoconvert\n'
+                 f'distorted = {live}width=160,height=120\n\n')
+        with open(config_path, 'w') as f:
+            f.write(''.join(c.config(threshold=31 if c is b else 30) for c in channels) +
+                    ''.join(c.config() for c in file_channels) + sizes + added.config() + never)
         mark = monitor.event_count()
         monitor.process.send_signal(signal.SIGHUP)
         monitor.wait_event(lambda e: e['event'] == 'config-loaded', since=mark)
         wait_for(lambda: scored(monitor, 'd') >= 5, 'd: 5 frames scored after SIGHUP')
         check_exact_score(monitor, added)
+        # b stopped (its summary written) and started again after it.
+        monitor.wait_event(lambda e: e['channel'] == 'b' and e['event'] == 'started', since=mark)
+        wait_for(lambda: scored(monitor, 'b') >= 5, 'b: 5 frames scored after SIGHUP')
+        assert summaries(b.results)[-1]['reason'] == 'stop', summaries(b.results)
+        wait_for(lambda: check_kept(b.results, b_before, 'b after SIGHUP') >= 1,
+                 'b: frames of its next segment')
         with monitor.lock:
             interrupted = [e for e in monitor.events[mark:]
-                           if e['channel'] in ('b', 'c') and e['event'] in ('started', 'stopped')]
+                           if e['channel'] == 'c' and e['event'] in ('started', 'stopped')]
         assert not interrupted, interrupted
+        # /readyz names the channel that does not start, and why.
+        wait_for(lambda: monitor.get('/readyz')[1].startswith('channels not started: never ('),
+                 '/readyz naming the channel never started alone')
+        status, body = monitor.get('/readyz')
+        assert status == 503 and 'reference feed' in body, (status, body)
 
         monitor.stop()
         monitor = None
-        print('ok: 3 channels exact, a lost feed restarted its channel alone, SIGHUP added one')
+        print('ok: RTP channels exact; webm, ts and mp4 files demuxed and decoded, each restart '
+              'appended; a lost feed restarted its channel alone, its file kept; SIGHUP added, '
+              'changed (file kept) and named the one that never starts; sizes, HEAD, port')
         return 0
     finally:
         if monitor is not None:

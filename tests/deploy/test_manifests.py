@@ -28,7 +28,9 @@ except ImportError as error:
 # own `up`: what the dashboard's queries may select.
 METRICS = {"ssimulacra2cmp_score", "ssimulacra2cmp_alarm", "ssimulacra2cmp_feed_up",
            "ssimulacra2cmp_channel_restarts_total", "ssimulacra2cmp_frames_scored_total",
-           "ssimulacra2cmp_frames_skipped_total", "up"}
+           "ssimulacra2cmp_frames_skipped_total", "ssimulacra2cmp_coverage_ratio",
+           "ssimulacra2cmp_window_score_mean", "ssimulacra2cmp_window_score_min",
+           "ssimulacra2cmp_window_score_p5", "up"}
 RULE_FIELDS = {"alert", "record", "expr", "for", "labels", "annotations"}
 PODMONITOR_ENDPOINT_FIELDS = {"port", "path", "interval", "scrapeTimeout", "scheme",
                               "honorLabels", "relabelings", "metricRelabelings"}

@@ -80,6 +80,40 @@ int main() {
               "%s", text.c_str());
   }
   {
+    // Pairs skipped because the two sizes differ count in ref-skipped too,
+    // but the cause is the sizes, named with the fix, not an overload. The
+    // next window, with skips of an overload alone, says so again.
+    s2c::CoverageWatch watch;
+    s2c::LossCounts counts;
+    for (int i = 0; i < 10; ++i) watch.NoteSizesDiffer(320, 240, 160, 120);
+    counts.ref_skipped = 10;
+    S2C_CHECK(AddFrames(&watch, 0, 110, false, counts, &m) == 1, "no short window");
+    S2C_CHECK(m.cause == "size-mismatch" && m.size_skipped == 10 && m.ref_skipped == 10,
+              "cause %s, size-skipped %lu", m.cause.c_str(),
+              static_cast<unsigned long>(m.size_skipped));
+    const std::string text = s2c::ExplainCoverage(m);
+    S2C_CHECK(text.find("the reference is 320x240 but the distorted stream is 160x120, so 10 "
+                        "pairs were skipped") != std::string::npos &&
+                  text.find("videoscale ! video/x-raw,width=320,height=240 before dist_sink") !=
+                      std::string::npos &&
+                  text.find("overloaded") == std::string::npos,
+              "%s", text.c_str());
+    // The message carries the sizes.
+    GstStructure* s = m.ToStructure();
+    s2c::CoverageMessage back;
+    S2C_CHECK(s2c::CoverageMessage::FromStructure(s, &back) && back.size_skipped == 10 &&
+                  back.ref_width == 320 && back.ref_height == 240 && back.dist_width == 160 &&
+                  back.dist_height == 120,
+              "%s", gst_structure_to_string(s));
+    gst_structure_free(s);
+    counts.ref_skipped = 17;
+    S2C_CHECK(AddFrames(&watch, 110, 210, false, counts, &m) == 1, "no second short window");
+    S2C_CHECK(m.cause == "overloaded" && m.size_skipped == 0 && m.ref_skipped == 7,
+              "second window: cause %s", m.cause.c_str());
+    S2C_CHECK(s2c::ExplainCoverage(m).find("overloaded, 7 paired references") != std::string::npos,
+              "%s", s2c::ExplainCoverage(m).c_str());
+  }
+  {
     // The closest miss of the window, whichever its sign; none in the next.
     s2c::CoverageWatch watch;
     s2c::LossCounts counts;

@@ -2,6 +2,7 @@
 // The element's results file in pipelines: a file that cannot be written
 // fails the same way in every format; one element per file; each segment
 // after a seek identifiable, and the last summary saying how the run ended;
+// a file appended to going on after its last segment;
 // nothing scored reads as null and NaN, never as a score of 0.
 // (test_results_file.cc has the file's bytes: locales, a full disk.)
 #include <cmath>
@@ -212,6 +213,40 @@ GST_START_TEST(test_last_summary_says_how_the_run_ended) {
 }
 GST_END_TEST;
 
+// results-append: a run into a file that holds an earlier run's records
+// keeps them and goes on in the next segment, in the file and in its
+// messages; a json file is refused with an element error and left as it
+// was.
+GST_START_TEST(test_append_goes_on_after_the_last_segment) {
+  const TempDir dir("results");
+  const std::string path = dir / "appended.jsonl";
+  const std::string three = TwoSources(Source(3, I420(25).c_str()), Source(3, I420(25).c_str()));
+  RunResult r = RunPipeline(three, {"results-location=" + path});
+  fail_unless(r.errors.empty() && r.eos);
+  const std::string first = ReadFile(path);
+  fail_unless(Count(first, "\"segment\":0,") == 4, "%s", first.c_str());  // 3 frames, the summary
+  r = RunPipeline(three, {"results-location=" + path, "results-append=true"});
+  fail_unless(r.errors.empty() && r.eos);
+  fail_unless(FramesOf(r, 1) == 3 && r.summaries.size() == 1 && r.summaries[0].segment == 1);
+  const std::string second = ReadFile(path);
+  fail_unless(second.rfind(first, 0) == 0, "the first run's records went:\n%s", second.c_str());
+  const std::vector<std::string> added = Lines(second.substr(first.size()));
+  fail_unless(added.size() == 4 && Has(added[0], "{\"frameNum\":0,\"segment\":1,") &&
+                  Has(added[3], "\"summary\":{\"segment\":1,\"reason\":\"eos\","),
+              "%s", second.c_str());
+
+  const std::string json = dir / "appended.json";
+  r = RunPipeline(three, {"results-location=" + json, "results-format=json"});
+  const std::string document = ReadFile(json);
+  r = RunPipeline(three, {"results-location=" + json, "results-format=json",
+                          "results-append=true"});
+  fail_unless(r.errors.size() == 1 && Has(r.errors[0], "Cannot append to the results file") &&
+                  Has(r.errors[0], "json document cannot be continued"),
+              "%s", r.errors.empty() ? "no error" : r.errors[0].c_str());
+  fail_unless(ReadFile(json) == document);
+}
+GST_END_TEST;
+
 // Nothing scored (the distorted stream 10 s later than the reference): the
 // statistics are NaN in the message and the stats property, null in json,
 // empty cells in csv; fps too. libvmaf's keys are there all the same.
@@ -261,6 +296,7 @@ static Suite* results_suite() {
   tcase_add_test(tc, test_each_segment_is_identified_after_a_seek);
   tcase_add_test(tc, test_last_summary_says_how_the_run_ended);
   tcase_add_test(tc, test_nothing_scored_is_null_not_zero);
+  tcase_add_test(tc, test_append_goes_on_after_the_last_segment);
   return s;
 }
 

@@ -300,6 +300,106 @@ void TestStandardOutputIsNotReopened(const std::string& dir) {
   g_remove(path.c_str());
 }
 
+// Appending continues a jsonl or csv file: what it held stays, byte for
+// byte, and the run goes on in the segment after the file's last record
+// (a summary's, or a frame's where the run before ended without one),
+// without a second csv header. What cannot be continued (a json document,
+// other columns, a file that does not end in a whole record) is refused
+// and left as it was.
+void TestAppendContinuesTheFile(const std::string& dir) {
+  const std::string path = dir + "/appended";
+  for (ResultsFormat format : {ResultsFormat::kJsonLines, ResultsFormat::kCsv}) {
+    const std::string before = WriteRun(path, format);  // segments 0 and 1
+    ResultsWriter w;
+    S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics, true) ==
+              ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.first_segment() == 2, "first segment %" G_GUINT64_FORMAT, w.first_segment());
+    S2C_CHECK(w.WriteHeader());
+    s2c::FrameMessage f = Frame(10);
+    f.segment = 2;
+    S2C_CHECK(w.Write(f));
+    w.Close();  // stopped without a summary
+    const std::string after = ReadFile(path);
+    S2C_CHECK(after.rfind(before, 0) == 0, "format %d: the file before was not kept:\n%s",
+              static_cast<int>(format), after.c_str());
+    const std::string added = after.substr(before.size());
+    S2C_CHECK(added.rfind(format == ResultsFormat::kCsv ? "10,2," : "{\"frameNum\":10,\"segment\":2,", 0) ==
+                  0,
+              "format %d appended:\n%s", static_cast<int>(format), added.c_str());
+    // The last record is a frame of segment 2.
+    S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics, true) ==
+              ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.first_segment() == 3);
+    w.Close();
+    S2C_CHECK(ReadFile(path) == after);
+  }
+
+  // The last record more than the part of the file read before it.
+  {
+    ResultsWriter w;
+    S2C_CHECK(w.Open(path, ResultsFormat::kJsonLines, "test", s2c::kAllMetrics) ==
+              ResultsFile::OpenResult::kOk);
+    s2c::FrameMessage f = Frame(10);
+    f.segment = 41;
+    for (int i = 0; i < 2000; ++i) S2C_CHECK(w.Write(f));
+    S2C_CHECK(w.Finish(Summary("stop", 41), 0.5));
+    w.Close();
+    S2C_CHECK(w.Open(path, ResultsFormat::kJsonLines, "test", s2c::kAllMetrics, true) ==
+              ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.first_segment() == 42);
+  }
+
+  // A csv file of the header alone goes on with segment 0, under that header.
+  WriteFile(path, "");
+  {
+    ResultsWriter w;
+    S2C_CHECK(w.Open(path, ResultsFormat::kCsv, "test", s2c::kAllMetrics) ==
+              ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.WriteHeader());
+    w.Close();
+    const std::string header = ReadFile(path);
+    S2C_CHECK(w.Open(path, ResultsFormat::kCsv, "test", s2c::kAllMetrics, true) ==
+              ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.first_segment() == 0);
+    S2C_CHECK(w.WriteHeader() && w.Write(Frame(10)));
+    w.Close();
+    S2C_CHECK(ReadFile(path).rfind(header + "10,0,", 0) == 0, "%s", ReadFile(path).c_str());
+  }
+
+  // Refused, untouched.
+  struct Refusal {
+    ResultsFormat format;
+    unsigned metrics;
+    std::string text;  // the file
+    const char* why;   // in why_not_continued
+  };
+  const std::string csv = WriteRun(path, ResultsFormat::kCsv);
+  const std::string json = WriteRun(path, ResultsFormat::kJson);
+  const Refusal refusals[] = {
+      {ResultsFormat::kJson, s2c::kAllMetrics, json, "json"},
+      {ResultsFormat::kCsv, s2c::kMetricSsimulacra2, csv, "columns"},
+      {ResultsFormat::kJsonLines, s2c::kAllMetrics, "kept\n", "whole jsonl record"},
+      {ResultsFormat::kJsonLines, s2c::kAllMetrics, "{\"frameNum\":1,\"segment\":0,", "whole"},
+      {ResultsFormat::kCsv, s2c::kAllMetrics, csv + "# fps,1\n", "whole csv record"},
+  };
+  for (const Refusal& r : refusals) {
+    const std::string& text = r.text;
+    WriteFile(path, text);
+    ResultsWriter w;
+    S2C_CHECK(w.Open(path, r.format, "test", r.metrics, true) ==
+              ResultsFile::OpenResult::kCannotContinue,
+              "appended to:\n%s", text.c_str());
+    S2C_CHECK(w.why_not_continued().find(r.why) != std::string::npos, "%s",
+              w.why_not_continued().c_str());
+    S2C_CHECK(!w.is_open());
+    w.Close();
+    S2C_CHECK(ReadFile(path) == text);
+    // Refused, the file is free for the next writer.
+    S2C_CHECK(w.Open(path, r.format, "test", r.metrics) == ResultsFile::OpenResult::kOk);
+  }
+  g_remove(path.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -316,6 +416,7 @@ int main(int argc, char** argv) {
   }
   TestOneWriterPerFile(dir.path());
   TestStandardOutputIsNotReopened(dir.path());
+  TestAppendContinuesTheFile(dir.path());
   TestSameBytesInEveryLocale(dir.path());  // last: it changes the process's locale
   return s2c::test::Finish();
 }
