@@ -21,6 +21,11 @@ through decodebin), /metrics scraped over HTTP.
 
 Usage: test_monitor.py MONITOR (GST_PLUGIN_PATH must find the element).
 Every wait polls for its condition, with limits meant for a loaded runner.
+With S2C_TEST_BACKEND set (cuda on the GPU machine: tests/gpu/
+run-device-suite.sh), every channel takes that backend, and with cuda the
+channels must share one CUDA context, however often they restart. An
+H.264 decoder and an AAC encoder other than libav's are taken where libav
+is not installed (a GStreamer bundle without it).
 """
 import json
 import os
@@ -41,6 +46,7 @@ RTP_CAPS = ('application/x-rtp,media=(string)video,clock-rate=(int)90000,'
             'encoding-name=(string)RAW,sampling=(string)YCbCr-4:2:0,depth=(string)8,'
             f'width=(string){WIDTH},height=(string){HEIGHT},payload=(int)96')
 WAIT_S = 90  # the longest wait for any one condition
+BACKEND = os.environ.get('S2C_TEST_BACKEND')
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
 
 
@@ -57,6 +63,20 @@ def sender(port, pattern, motion):
          '!', f'video/x-raw,format=I420,width={WIDTH},height={HEIGHT},framerate={FPS}/1',
          '!', 'rtpvrawpay', '!', 'udpsink', 'host=127.0.0.1', f'port={port}'],
         stdout=subprocess.DEVNULL)
+
+
+def has_element(name):
+    return subprocess.run(['gst-inspect-1.0', '--exists', name]).returncode == 0
+
+
+H264_DECODER = 'avdec_h264' if has_element('avdec_h264') else 'openh264dec'
+
+
+def with_backend(config):
+    """The channels' configuration, each channel on BACKEND when it is set."""
+    if not BACKEND:
+        return config
+    return re.sub(r'^(\[channel [^\]]+\]\n)', rf'\1backend = {BACKEND}\n', config, flags=re.M)
 
 
 def receiver(port, jitter_buffer=False):
@@ -89,7 +109,8 @@ def encode(workdir):
                'dist.webm': 'vp8enc deadline=1 ! webmmux',
                'dist.ts': 'x264enc speed-preset=ultrafast ! mpegtsmux',
                'dist.mp4': 'x264enc speed-preset=ultrafast ! mp4mux name=mux'}
-    audio = (f'audiotestsrc num-buffers={FILE_FRAMES} samplesperbuffer=4410 ! avenc_aac ! mux.')
+    aac = 'avenc_aac' if has_element('avenc_aac') else 'voaacenc'
+    audio = (f'audiotestsrc num-buffers={FILE_FRAMES} samplesperbuffer=4410 ! {aac} ! mux.')
     for name, encoder in encodes.items():
         path = os.path.join(workdir, name)
         subprocess.run(['gst-launch-1.0', '-q', *f'{frames} ! {encoder} ! filesink'.split(),
@@ -157,9 +178,12 @@ class Monitor:
     def __init__(self, program, config_path):
         self.events = []
         self.lock = threading.Lock()
+        # With CUDA, GstCuda's log says each time a context is created.
+        env = dict(os.environ, GST_DEBUG='cudacontext:4') if BACKEND == 'cuda' else None
+        self.log = tempfile.TemporaryFile(mode='w+')
         self.process = subprocess.Popen(
             [program, '--config', config_path, '--listen', '127.0.0.1:0'],
-            stdout=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=self.log, text=True, env=env)
         threading.Thread(target=self._read, daemon=True).start()
         listening = self.wait_event(lambda e: e['event'] == 'listening')
         self.url = f'http://127.0.0.1:{listening["details"]["port"]}'
@@ -300,7 +324,7 @@ def main():
         FileChannel('webm', workdir, reference,
                     f'filesrc location={files["dist.webm"]} ! matroskademux ! vp8dec ! {to_i420}'),
         FileChannel('ts', workdir, reference,
-                    f'filesrc location={files["dist.ts"]} ! tsdemux ! h264parse ! avdec_h264'),
+                    f'filesrc location={files["dist.ts"]} ! tsdemux ! h264parse ! {H264_DECODER}'),
         FileChannel('mp4', workdir, f'uridecodebin uri=file://{files["ref.mkv"]}',
                     f'filesrc location={files["dist.mp4"]} ! decodebin')]
     live = 'videotestsrc is-live=true ! video/x-raw,format=I420,framerate=10/1,'
@@ -316,7 +340,7 @@ def main():
     monitor = None
     try:
         with open(config_path, 'w') as f:
-            f.write(''.join(c.config() for c in channels + file_channels) + sizes)
+            f.write(with_backend(''.join(c.config() for c in channels + file_channels) + sizes))
         monitor = Monitor(program, config_path)
         assert monitor.get('/healthz')[0] == 200
         wait_for(lambda: monitor.get('/readyz')[0] == 200, '/readyz 200')
@@ -395,8 +419,9 @@ def main():
                  f'reference = filesrc location={workdir}/missing.mkv ! matroskademux ! videoconvert\n'
                  f'distorted = {live}width=160,height=120\n\n')
         with open(config_path, 'w') as f:
-            f.write(''.join(c.config(threshold=31 if c is b else 30) for c in channels) +
-                    ''.join(c.config() for c in file_channels) + sizes + added.config() + never)
+            f.write(with_backend(''.join(c.config(threshold=31 if c is b else 30) for c in channels) +
+                                 ''.join(c.config() for c in file_channels) + sizes +
+                                 added.config() + never))
         mark = monitor.event_count()
         monitor.process.send_signal(signal.SIGHUP)
         monitor.wait_event(lambda e: e['event'] == 'config-loaded', since=mark)
@@ -419,6 +444,10 @@ def main():
         assert status == 503 and 'reference feed' in body, (status, body)
 
         monitor.stop()
+        if BACKEND == 'cuda':
+            monitor.log.seek(0)
+            contexts = monitor.log.read().count('Created CUDA context')
+            assert contexts == 1, f'{contexts} CUDA contexts for the channels, not one'
         monitor = None
         print('ok: RTP channels exact; webm, ts and mp4 files demuxed and decoded, each restart '
               'appended; a lost feed restarted its channel alone, its file kept; SIGHUP added, '

@@ -17,6 +17,11 @@
 # .gstbundle/env.sh exists (machines without GStreamer); the element's SSIM
 # test reads its files with y4mdec, which the bundle adds when asked:
 #   GST_BUNDLE_PLUGINS=y4mdec ../shared/device/gst-bundle.sh
+# The monitor's step encodes and decodes its feeds with more plugins, and the
+# monitor links prometheus-cpp and civetweb, which go into the bundle too:
+#   GST_BUNDLE_PLUGINS="y4mdec vpx x264 mpegtsmux mpegtsdemux videoparsersbad
+#     openh264 voaacenc audiotestsrc rtp udp rtpmanager" ../shared/device/gst-bundle.sh
+#   cp -L /lib/x86_64-linux-gnu/lib{prometheus-cpp-core,civetweb,civetweb-cpp}.so.* .gstbundle/lib/
 set -uo pipefail
 build=$(realpath "${1:-build}")
 export S2C_TESTDATA=$(realpath "${2:-tests/data}")
@@ -62,6 +67,10 @@ step element_canonical_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test
 step element_ssim_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_ssim_element"
 # Applies here: a skip (exit 77) fails the step.
 step element_cuda_memory "$build/tests/element/test_machine_specific" cuda-memory
+# The monitor's end-to-end test with every channel on the CUDA backend, the
+# channels sharing one CUDA context (the bundle as above).
+step monitor_cuda env S2C_TEST_BACKEND=cuda python3 examples/monitor/test_monitor.py \
+  "$build/examples/monitor/ssimulacra2cmp-monitor"
 step bench_element_1080p "$build/tests/bench/bench_element" 1920 1080 600 cuda 6
 step bench_element_4k "$build/tests/bench/bench_element" 3840 2160 300 cuda 6
 step bench_cuda "$build/tests/bench/bench_cuda" 30 0.25
