@@ -21,15 +21,32 @@ namespace {
 
 constexpr char kContextKey[] = "s2c-cuda-context";
 
-GstCudaContext* ContextOf(GstElement* element) {
-  return static_cast<GstCudaContext*>(g_object_get_data(G_OBJECT(element), kContextKey));
+// The element's CUDA context. gst_cuda_ensure_element_context and
+// gst_cuda_handle_set_context both write it where it lives, as GStreamer's
+// CUDA elements pass &self->context to both: a context that a neighbour or
+// the application gives while ensure queries for one (set_context, from
+// the NEED_CONTEXT message) is then the one ensure finds, rather than a
+// second context it creates.
+struct ContextSlot {
+  GstCudaContext* context = nullptr;
+};
+
+void FreeSlot(gpointer data) {
+  ContextSlot* slot = static_cast<ContextSlot*>(data);
+  if (slot->context != nullptr) gst_object_unref(slot->context);
+  delete slot;
 }
 
-// Takes ownership of `context` (may be null).
-void StoreContext(GstElement* element, GstCudaContext* context) {
-  g_object_set_data_full(G_OBJECT(element), kContextKey, context,
-                         context != nullptr ? gst_object_unref : nullptr);
+ContextSlot* SlotOf(GstElement* element) {
+  auto* slot = static_cast<ContextSlot*>(g_object_get_data(G_OBJECT(element), kContextKey));
+  if (slot == nullptr) {
+    slot = new ContextSlot;
+    g_object_set_data_full(G_OBJECT(element), kContextKey, slot, FreeSlot);
+  }
+  return slot;
 }
+
+GstCudaContext* ContextOf(GstElement* element) { return SlotOf(element)->context; }
 
 // Runs the wrapped backend with the element's CUDA context current: the
 // streaming thread that calls it has no context of its own.
@@ -102,13 +119,20 @@ bool HandleCudaContextQuery(GstElement* element, GstQuery* query) {
 }
 
 void SetCudaContext(GstElement* element, GstContext* context, int device_id) {
-  GstCudaContext* cuda = ContextOf(element);
-  if (cuda != nullptr) gst_object_ref(cuda);
-  gst_cuda_handle_set_context(element, context, device_id, &cuda);
-  StoreContext(element, cuda);
+  GstCudaContext** slot = &SlotOf(element)->context;
+  GstCudaContext* before = *slot;
+  // A context it takes replaces the one held, which it does not release.
+  if (gst_cuda_handle_set_context(element, context, device_id, slot) && before != nullptr &&
+      *slot != before) {
+    gst_object_unref(before);
+  }
 }
 
-void ReleaseCudaContext(GstElement* element) { StoreContext(element, nullptr); }
+void ReleaseCudaContext(GstElement* element) {
+  GstCudaContext** slot = &SlotOf(element)->context;
+  if (*slot != nullptr) gst_object_unref(*slot);
+  *slot = nullptr;
+}
 
 bool IsReadableInPlace(GstElement* element, GstBuffer* buffer) {
   GstCudaContext* ours = ContextOf(element);
@@ -143,13 +167,12 @@ Status MakeContextBoundCudaBackend(GstElement* element, const BackendRequest& re
   if (!gst_cuda_load_library()) {
     return Status(StatusCode::kNoDevice, "the CUDA driver library could not be loaded");
   }
-  GstCudaContext* context = ContextOf(element);
-  if (context != nullptr) gst_object_ref(context);
-  if (!gst_cuda_ensure_element_context(element, device_id, &context) || context == nullptr) {
+  GstCudaContext** slot = &SlotOf(element)->context;
+  if (!gst_cuda_ensure_element_context(element, device_id, slot) || *slot == nullptr) {
     return Status(StatusCode::kNoDevice,
                   "no CUDA context for device " + std::to_string(device_id));
   }
-  StoreContext(element, context);
+  GstCudaContext* context = *slot;
   guint context_device = 0;
   g_object_get(context, "cuda-device-id", &context_device, nullptr);
 
