@@ -118,14 +118,10 @@ bool HandleCudaContextQuery(GstElement* element, GstQuery* query) {
   return context != nullptr && gst_cuda_handle_context_query(element, query, context);
 }
 
+// Takes the context where the element holds none (GstCuda never replaces
+// one it holds).
 void SetCudaContext(GstElement* element, GstContext* context, int device_id) {
-  GstCudaContext** slot = &SlotOf(element)->context;
-  GstCudaContext* before = *slot;
-  // A context it takes replaces the one held, which it does not release.
-  if (gst_cuda_handle_set_context(element, context, device_id, slot) && before != nullptr &&
-      *slot != before) {
-    gst_object_unref(before);
-  }
+  gst_cuda_handle_set_context(element, context, device_id, &SlotOf(element)->context);
 }
 
 void ReleaseCudaContext(GstElement* element) {
@@ -188,8 +184,8 @@ Status MakeContextBoundCudaBackend(GstElement* element, const BackendRequest& re
   const Status status = MakeCudaBackend(options, &cuda);
   gst_cuda_context_pop(nullptr);
   if (!status.ok()) return status;
-  GST_INFO_OBJECT(element, "CUDA device %u: f64 steps on the %s path (device-fp64=%s)",
-                  context_device, DeviceFp64Name(cuda->F64PathInUse()),
+  GST_INFO_OBJECT(element, "CUDA context %p, device %u: f64 steps on the %s path (device-fp64=%s)",
+                  static_cast<void*>(context), context_device, DeviceFp64Name(cuda->F64PathInUse()),
                   DeviceFp64Name(request.device_fp64));
   *out = std::make_unique<ContextBoundBackend>(context, std::move(cuda));
   return Status::Ok();

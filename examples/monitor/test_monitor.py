@@ -178,8 +178,8 @@ class Monitor:
     def __init__(self, program, config_path):
         self.events = []
         self.lock = threading.Lock()
-        # With CUDA, GstCuda's log says each time a context is created.
-        env = dict(os.environ, GST_DEBUG='cudacontext:4') if BACKEND == 'cuda' else None
+        # With CUDA, the element's log names the context each backend runs in.
+        env = dict(os.environ, GST_DEBUG='ssimulacra2cmp:4') if BACKEND == 'cuda' else None
         self.log = tempfile.TemporaryFile(mode='w+')
         self.process = subprocess.Popen(
             [program, '--config', config_path, '--listen', '127.0.0.1:0'],
@@ -446,8 +446,8 @@ def main():
         monitor.stop()
         if BACKEND == 'cuda':
             monitor.log.seek(0)
-            contexts = monitor.log.read().count('Created CUDA context')
-            assert contexts == 1, f'{contexts} CUDA contexts for the channels, not one'
+            contexts = set(re.findall(r'CUDA context (0x[0-9a-f]+), device', monitor.log.read()))
+            assert len(contexts) == 1, f'the channels ran in CUDA contexts {contexts}, not one
         monitor = None
         print('ok: RTP channels exact; webm, ts and mp4 files demuxed and decoded, each restart '
               'appended; a lost feed restarted its channel alone, its file kept; SIGHUP added, '
