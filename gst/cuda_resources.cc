@@ -15,6 +15,9 @@
 
 #include "cuda/cuda_backend.h"
 
+GST_DEBUG_CATEGORY_EXTERN(gst_ssimulacra2_cmp_debug);
+#define GST_CAT_DEFAULT gst_ssimulacra2_cmp_debug
+
 namespace s2c {
 
 namespace {

@@ -447,7 +447,7 @@ def main():
         if BACKEND == 'cuda':
             monitor.log.seek(0)
             contexts = set(re.findall(r'CUDA context (0x[0-9a-f]+), device', monitor.log.read()))
-            assert len(contexts) == 1, f'the channels ran in CUDA contexts {contexts}, not one
+            assert len(contexts) == 1, f'the channels ran in CUDA contexts {contexts}, not one'
         monitor = None
         print('ok: RTP channels exact; webm, ts and mp4 files demuxed and decoded, each restart '
               'appended; a lost feed restarted its channel alone, its file kept; SIGHUP added, '
