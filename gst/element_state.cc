@@ -88,6 +88,8 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
     m.ref_skipped = p->results.ref_skipped;
     m.ref_gaps = p->results.ref_gaps;
     m.results_lost = p->results.results_lost;
+    m.colorimetry_mode = ColorimetryModeName(p->colorimetry_mode);
+    m.colorimetry_adopted = p->colorimetry_adopted;
   }
   m.scores = stats.Summarize();
   m.ssim = ssim_stats.Summarize();
