@@ -19,6 +19,9 @@ packages=(
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 python3-matplotlib
   prometheus-cpp-dev  # ssimulacra2cmp-monitor: metrics (prometheus-cpp) and its HTTP server (civetweb)
   locales  # de_DE's sources: tests/element/test_results_file.cc writes under it
+  # tests/element/test_colour.cc encodes clips with ffmpeg (libx264, libvpx)
+  # and decodes their H.264 with avdec_h264
+  ffmpeg gstreamer1.0-libav
 )
 if [ "${1:-}" = --list ]; then
   printf '%s\n' "${packages[@]}"

@@ -47,6 +47,10 @@ static gboolean IsDeviceFp64(const char* name) {
          strcmp(name, "integer") == 0;
 }
 
+static gboolean IsColorimetryMode(const char* name) {
+  return strcmp(name, "reference") == 0 || strcmp(name, "per-stream") == 0;
+}
+
 // The whole text as a finite number (no "nan", "inf", or trailing text).
 static gboolean ParseFinite(const char* option, const char* text, double* out) {
   char* end = NULL;
@@ -90,6 +94,9 @@ static gboolean CheckOwnOptions(Options* o) {
   if (o->backend != NULL && !IsBackend(o->backend)) wrong = "--backend: auto, cpu or cuda";
   if (o->device_fp64 != NULL && !IsDeviceFp64(o->device_fp64)) {
     wrong = "--device-fp64: auto, native or integer";
+  }
+  if (o->colorimetry != NULL && !IsColorimetryMode(o->colorimetry)) {
+    wrong = "--colorimetry: reference or per-stream";
   }
   if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
   if (o->format == NULL && o->output != NULL) o->format = g_strdup(FormatOfName(o->output));
@@ -164,6 +171,10 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
       {"strict", 0, 0, G_OPTION_ARG_NONE, &o->strict,
        "exit with status 4 when a frame went unscored: unpaired (an input shorter, a frame "
        "dropped), late or skipped", NULL},
+      {"colorimetry", 0, 0, G_OPTION_ARG_STRING, &o->colorimetry,
+       "reference (the default: where the inputs' colorimetry or chroma siting differ, "
+       "DIST is read with REF's, as for an encode labelled differently) or per-stream "
+       "(each by its own, for an encode that converts colour)", "MODE"},
       {"scale", 0, 0, G_OPTION_ARG_NONE, &o->scale,
        "scale the distorted frames to the reference's size (videoscale, bilinear, "
        "stretched to the reference's aspect)", NULL},
@@ -366,6 +377,7 @@ gboolean SetNumberProperty(GstElement* element, const char* property, const char
 
 void ClearOptions(Options* o) {
   gchar** texts[] = {&o->backend,     &o->device_fp64, &o->metric,     &o->format,   &o->output,
+                     &o->colorimetry,
                      &o->device,      &o->threads,    &o->threshold, &o->dist_offset,
                      &o->start_text,  &o->end_text,   &o->every_text, &o->size,
                      &o->pixel_format, &o->fps};

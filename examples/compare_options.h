@@ -14,6 +14,7 @@
 typedef struct {
   gchar* backend;
   gchar* device_fp64;  // the element's device-fp64
+  gchar* colorimetry;  // the element's colorimetry-mode
   gchar* metric;
   gchar* format;  // the results file's (with -o, from its name unless given)
   gchar* output;

@@ -117,6 +117,9 @@ static int SetUpElement(GstElement* cmp, const Options* o, Report* report) {
     gst_util_set_object_arg(G_OBJECT(cmp), "device-fp64", o->device_fp64);
   }
   gst_util_set_object_arg(G_OBJECT(cmp), "metrics", MetricsFlags(o->metric));
+  if (o->colorimetry != NULL) {
+    gst_util_set_object_arg(G_OBJECT(cmp), "colorimetry-mode", o->colorimetry);
+  }
   const struct {
     const char* property;
     const char* option;

@@ -92,6 +92,22 @@ GType DeviceFp64GetType() {
   return type;
 }
 
+GType ColorimetryModeGetType() {
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+      {static_cast<int>(ColorimetryMode::kReference),
+       "Read the distorted stream with the reference's colorimetry and chroma siting",
+       "reference"},
+      {static_cast<int>(ColorimetryMode::kPerStream),
+       "Read each stream with its own colorimetry and chroma siting", "per-stream"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type,
+                      g_enum_register_static("GstSsimulacra2CmpColorimetryMode", values));
+  }
+  return type;
+}
+
 }  // namespace
 
 // Most properties are read once, at start: they change in NULL or READY
@@ -257,6 +273,16 @@ void InstallElementProperties(GObjectClass* oc) {
                           "memory take two frames per pair on top",
                           0, G_MAXUINT64, DEFAULT_DEVICE_MEMORY_LIMIT, flags));
   g_object_class_install_property(
+      oc, PROP_COLORIMETRY_MODE,
+      g_param_spec_enum("colorimetry-mode", "Colorimetry mode",
+                        "How the distorted stream's colours are read where its colorimetry "
+                        "or chroma siting differs from the reference's: reference (as the "
+                        "reference's, an encode labelled differently; a warning names the "
+                        "difference) or per-stream (each by its own caps, an encode that "
+                        "converts colour)",
+                        ColorimetryModeGetType(), static_cast<int>(DEFAULT_COLORIMETRY_MODE),
+                        flags));
+  g_object_class_install_property(
       oc, PROP_LABEL,
       g_param_spec_string("label", "Label",
                           "Names the monitored channel in every message and results record "
@@ -285,6 +311,7 @@ void InstallElementProperties(GObjectClass* oc) {
   gst_type_mark_as_plugin_api(LivePolicyGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(ResultsFailureGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(MetricsGetType(), static_cast<GstPluginAPIFlags>(0));
+  gst_type_mark_as_plugin_api(ColorimetryModeGetType(), static_cast<GstPluginAPIFlags>(0));
 }
 
 namespace {
@@ -332,6 +359,9 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
     case PROP_MIN_COVERAGE: s->min_coverage = g_value_get_double(value); return true;
     case PROP_CPU_THREADS: s->cpu_threads = static_cast<int>(g_value_get_uint(value)); return true;
     case PROP_DEVICE_MEMORY_LIMIT: s->device_memory_limit = g_value_get_uint64(value); return true;
+    case PROP_COLORIMETRY_MODE:
+      s->colorimetry_mode = static_cast<ColorimetryMode>(g_value_get_enum(value));
+      return true;
     case PROP_DEVICE_FP64:
       s->device_fp64 = static_cast<DeviceFp64>(g_value_get_enum(value));
       return true;
@@ -383,6 +413,9 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
     case PROP_MIN_COVERAGE: g_value_set_double(value, s.min_coverage); return true;
     case PROP_CPU_THREADS: g_value_set_uint(value, static_cast<guint>(s.cpu_threads)); return true;
     case PROP_DEVICE_MEMORY_LIMIT: g_value_set_uint64(value, s.device_memory_limit); return true;
+    case PROP_COLORIMETRY_MODE:
+      g_value_set_enum(value, static_cast<int>(s.colorimetry_mode));
+      return true;
     case PROP_DEVICE_FP64: g_value_set_enum(value, static_cast<int>(s.device_fp64)); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;
     default:

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "backend_factory.h"
+#include "colour_interpretation.h"
 #include "metrics.h"
 #include "results_writer.h"
 
@@ -47,6 +48,7 @@ enum ElementProperty {
   PROP_MIN_COVERAGE,
   PROP_DEVICE_MEMORY_LIMIT,
   PROP_RESULTS_APPEND,
+  PROP_COLORIMETRY_MODE,
   PROP_LAST_SCORE,     // read-only, the element answers
   PROP_STATS,          // read-only, the element answers
   PROP_DEVICE_MEMORY,  // read-only, the element answers
@@ -73,6 +75,7 @@ enum ElementProperty {
 #define DEFAULT_METRICS s2c::kMetricSsimulacra2
 #define DEFAULT_DEVICE_FP64 s2c::DeviceFp64::kAuto
 #define DEFAULT_DEVICE_MEMORY_LIMIT 0
+#define DEFAULT_COLORIMETRY_MODE s2c::ColorimetryMode::kReference
 
 // The string properties, kept apart from ElementSettings so that copying
 // the settings on each frame never allocates.
@@ -104,6 +107,7 @@ struct ElementSettings {
   unsigned metrics = DEFAULT_METRICS;  // Metric bits
   DeviceFp64 device_fp64 = DEFAULT_DEVICE_FP64;
   uint64_t device_memory_limit = DEFAULT_DEVICE_MEMORY_LIMIT;  // bytes, 0: none
+  ColorimetryMode colorimetry_mode = DEFAULT_COLORIMETRY_MODE;
 };
 
 // The tolerance pairing-tolerance=-1 (auto) gives where no half frame

@@ -92,6 +92,8 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
     m.ref_overdue = p->results.ref_overdue;
     m.ref_gaps = p->results.ref_gaps;
     m.results_lost = p->results.results_lost;
+    m.colorimetry_mode = ColorimetryModeName(p->colorimetry_mode);
+    m.colorimetry_adopted = p->colorimetry_adopted;
   }
   m.scores = stats.Summarize();
   m.ssim = ssim_stats.Summarize();

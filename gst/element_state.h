@@ -19,12 +19,14 @@
 
 #include "alarm.h"
 #include "backend.h"
+#include "colour_interpretation.h"
 #include "coverage.h"
 #include "element_settings.h"
 #include "gstssimulacra2cmp.h"
 #include "pairing.h"
 #include "results_writer.h"
 #include "score_message.h"
+#include "sink_caps.h"
 #include "stats.h"
 #include "video_desc.h"
 #include "window_summary.h"
@@ -54,11 +56,29 @@ struct Pending {
 
 enum PadIndex { kRef = 0, kDist = 1 };
 
+inline const char* const kPadNames[2] = {"ref_sink", "dist_sink"};
+
 struct PadFormat {
   bool known = false;
   GstVideoInfo info = {};
-  FrameDesc desc;
+  FrameDesc own;   // as the pad's caps describe it
+  FrameDesc desc;  // as it is read (colour_interpretation.h): what is scored
   bool cuda_memory = false;
+};
+
+// The distorted branch following the reference's size and frame rate
+// (pad_caps.h).
+struct DistFollow {
+  // Streaming thread: it was asked to renegotiate to the reference's size
+  // (rate), which it said it can produce; cleared when its next caps
+  // arrive, or when its CAPS query shows that it cannot after all. Until
+  // then the pairs of two sizes are skipped.
+  bool size = false;
+  bool rate = false;
+  // Set by dist_sink's CAPS query, in the upstream's thread: a query since
+  // the reference's caps left the reference's size (rate) out.
+  std::atomic<bool> refuses_size{false};
+  std::atomic<bool> refuses_rate{false};
 };
 
 // Per-segment results, read by the application through properties.
@@ -153,6 +173,16 @@ struct ElementState {
   // one of them); pairs are skipped, with one warning, until they agree.
   bool sizes_differ = false;
   bool aspects_differ = false;  // pixel-aspect-ratio: one warning per change
+  DistFollow dist_follow;
+  // The colour description the distorted stream last took from the
+  // reference, as warned (one warning per change).
+  std::string warned_colour;
+  // Object lock: the reference's size and rate, which dist_sink's CAPS
+  // query offers (from the reference's caps until stop), and each pad's
+  // last refusal in an ACCEPT_CAPS query, warned once.
+  bool followed_known = false;
+  FollowedFormat followed;
+  std::string refused_caps[2];
   ResultsWriter writer;
   // Since start: the element posted an error (the results file's last
   // summary says so). Set from whichever thread posts.
@@ -165,6 +195,11 @@ struct ElementState {
   // The label in effect since start (the label property, else the
   // element's name): results_lock, which the stats property takes.
   std::string label;
+  // results_lock: colorimetry-mode since start, and what the distorted
+  // stream's reading took from the reference's (DistReading::adopted),
+  // for the summaries.
+  ColorimetryMode colorimetry_mode = ColorimetryMode::kReference;
+  std::string colorimetry_adopted;
 };
 
 }  // namespace s2c

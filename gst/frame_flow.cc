@@ -7,6 +7,7 @@
 #include "frame_flow.h"
 
 #include "output_queue.h"
+#include "pad_caps.h"
 #include "pairing.h"
 #include "results_output.h"
 
@@ -60,10 +61,12 @@ FrameMessage DescribeRef(GstAggregatorPad* pad, GstBuffer* ref,
 }
 
 // Live, a resolution change reaches one pad a frame or more before the
-// other: the pairs of two sizes are skipped, their references leave
-// unscored and are counted in ref-skipped, with one warning each time the
-// sizes start to differ, and scoring resumes when they agree again. A
-// monitor that runs around the clock goes on rather than stopping.
+// other, and a distorted branch renegotiating to the reference's size
+// (pad_caps.h) first sends the frames it had already made: the pairs of
+// two sizes are skipped, their references leave unscored and are counted
+// in ref-skipped, with one warning each time the sizes start to differ,
+// and scoring resumes when they agree again. A monitor that runs around
+// the clock goes on rather than stopping.
 GstFlowReturn SkipPairOfTwoSizes(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
                                  GstClockTime ref_running_time) {
   ElementState* p = self->priv;
@@ -73,8 +76,11 @@ GstFlowReturn SkipPairOfTwoSizes(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuf
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
                         ("The reference is %dx%d but the distorted stream is %dx%d; the "
                          "pairs are skipped (counted in ref-skipped) until both have one "
-                         "size.",
-                         r.width, r.height, d.width, d.height),
+                         "size%s.",
+                         r.width, r.height, d.width, d.height,
+                         p->dist_follow.size
+                             ? " (the distorted branch is renegotiating to the reference's)"
+                             : ""),
                         (nullptr));
     p->sizes_differ = true;
   }
@@ -145,8 +151,11 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     gst_buffer_unref(dist);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  CheckDistFollow(self);
   if (!SameSize(rf, df)) {
-    if (IsLive(self)) return SkipPairOfTwoSizes(self, ref, dist, ref_running_time);
+    if (IsLive(self) || p->dist_follow.size) {
+      return SkipPairOfTwoSizes(self, ref, dist, ref_running_time);
+    }
     ReportSizeMismatch(self, rf, df);
     gst_buffer_unref(ref);
     gst_buffer_unref(dist);

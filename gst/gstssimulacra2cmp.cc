@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The ssimulacra2cmp element, a GstAggregator with two always sink pads:
-// its GObject type, properties, pad templates, caps, events, queries, start,
-// stop and flush. The streaming path (pairing, scoring, buffers out in
-// order) is frame_flow.cc; the state both share is element_state.h.
+// its GObject type, properties, pad templates, events, queries, start,
+// stop and flush. The sink pads' caps are pad_caps.cc; the streaming path
+// (pairing, scoring, buffers out in order) is frame_flow.cc; the state
+// they share is element_state.h.
 #include "gstssimulacra2cmp.h"
 
 #include <gst/video/video.h>
@@ -15,11 +16,10 @@
 #include "frame_flow.h"
 #include "link_watch.h"
 #include "output_queue.h"
-#include "pairing.h"
+#include "pad_caps.h"
 #include "results_output.h"
 #include "score_meta.h"
 #include "sink_caps.h"
-#include "ssim_planes.h"
 #ifdef S2C_GST_CUDA
 #include "cuda_resources.h"
 #endif
@@ -33,107 +33,6 @@ GST_ELEMENT_REGISTER_DEFINE(ssimulacra2cmp, "ssimulacra2cmp", GST_RANK_NONE,
 
 namespace s2c {
 namespace {
-
-const char* const kPadNames[2] = {"ref_sink", "dist_sink"};
-
-// Frames of one size whose pixels have different shapes are still compared
-// sample for sample: a warning each time the two pads start to differ.
-void WarnIfAspectsDiffer(GstSsimulacra2Cmp* self) {
-  s2c::ElementState* p = self->priv;
-  const GstVideoInfo& r = p->format[kRef].info;
-  const GstVideoInfo& d = p->format[kDist].info;
-  const bool differ = gst_util_fraction_compare(r.par_n, r.par_d, d.par_n, d.par_d) != 0;
-  if (differ && !p->aspects_differ) {
-    GST_ELEMENT_WARNING(self, STREAM, FORMAT,
-                        ("The reference has a pixel aspect ratio of %d/%d but the distorted "
-                         "stream %d/%d: the frames are compared sample for sample as they "
-                         "are (SSIM's window follows the reference's pixel aspect).",
-                         r.par_n, r.par_d, d.par_n, d.par_d),
-                        (nullptr));
-  }
-  p->aspects_differ = differ;
-}
-
-void WarnIfRatesDiffer(GstSsimulacra2Cmp* self) {
-  s2c::ElementState* p = self->priv;
-  const GstVideoInfo& r = p->format[kRef].info;
-  const GstVideoInfo& d = p->format[kDist].info;
-  if (p->warned_rates || r.fps_n == 0 || d.fps_n == 0 ||
-      gst_util_fraction_compare(r.fps_n, r.fps_d, d.fps_n, d.fps_d) == 0) {
-    return;
-  }
-  p->warned_rates = true;
-  GST_ELEMENT_WARNING(self, STREAM, FORMAT,
-                      ("The reference runs at %d/%d fps and the distorted stream at "
-                       "%d/%d fps: only frames whose running times match within "
-                       "pairing-tolerance are scored, the others are counted as "
-                       "unpaired. Insert videorate on the distorted branch to "
-                       "compare frame by frame.",
-                       r.fps_n, r.fps_d, d.fps_n, d.fps_d),
-                      (nullptr));
-}
-
-gboolean HandleCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) {
-  s2c::ElementState* p = self->priv;
-  PadFormat f;
-  if (!gst_video_info_from_caps(&f.info, caps)) {
-    const bool raw = gst_caps_get_size(caps) > 0 &&
-                     gst_structure_has_name(gst_caps_get_structure(caps, 0), "video/x-raw");
-    if (raw) {
-      // GstVideoInfo refuses frames of 2 GiB or more, among others.
-      GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
-                        ("%s: GStreamer cannot describe these raw video caps (a frame of "
-                         "2 GiB or more?); insert videoscale before this pad.",
-                         kPadNames[index]),
-                        ("caps: %" GST_PTR_FORMAT, caps));
-    } else {
-      GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
-                        ("%s: caps are not raw video; insert a decoder and "
-                         "videoconvert before this pad.", kPadNames[index]),
-                        ("caps: %" GST_PTR_FORMAT, caps));
-    }
-    p->negotiation_failed = true;
-    return FALSE;
-  }
-  const s2c::Status status = s2c::DescribeVideoInfo(f.info, kPadNames[index], &f.desc);
-  if (!status.ok()) {
-    GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s.", status.message().c_str()),
-                      ("caps: %" GST_PTR_FORMAT, caps));
-    p->negotiation_failed = true;
-    return FALSE;
-  }
-  f.cuda_memory = s2c::HasCudaMemoryFeature(caps);
-  f.known = true;
-  const PadFormat& other = p->format[1 - index];
-  // Not live, before the first pair, a mismatch is a negotiation error right
-  // away; in mid-stream both pads may be switching size, and live a size
-  // change may reach one pad first, so ScorePair checks the pair it is
-  // given instead.
-  if (!p->paired_any && other.known && !SameSize(other, f) && !IsLive(self)) {
-    ReportSizeMismatch(self, index == kRef ? f : other, index == kRef ? other : f);
-    return FALSE;
-  }
-  // Pairs still waiting for the backend are mapped with the format they
-  // came in, and buffers of the old format leave before the new caps do.
-  if (p->format[index].known && Drain(self, 0) != GST_FLOW_OK) return FALSE;
-  if (index == kRef) {
-    gst_caps_replace(&p->ref_caps, caps);
-    gst_pad_mark_reconfigure(Agg(self)->srcpad);
-  }
-  p->format[index] = f;
-  // SSIM's formats are checked once per caps, here; ScorePair refuses the
-  // pairs while they are not ones SSIM compares.
-  if (other.known && (p->metrics & kMetricSsim)) {
-    p->ssim_formats = s2c::CheckSsimFormats(p->format[kRef].desc.format,
-                                            p->format[kDist].desc.format);
-  }
-  if (other.known) {
-    WarnIfRatesDiffer(self);
-    WarnIfAspectsDiffer(self);
-  }
-  if (index == kRef) UpdateLatency(self);
-  return TRUE;
-}
 
 // The pairs on the backend will be dropped (a flush, a stop): the backend
 // abandons them now, so that the streaming thread, which may be waiting for
@@ -155,6 +54,19 @@ bool FlushesBothPads(GstSsimulacra2Cmp* self, PadIndex index, GstEvent* flush_st
   return both;
 }
 
+// In the upstream's thread, as the event reaches the pad, before serialized
+// events wait in its queue for the streaming thread (SinkEvent).
+GstFlowReturn SinkEventPreQueue(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
+  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+  if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS && pad == self->pads[kRef]) {
+    GstCaps* caps = nullptr;
+    gst_event_parse_caps(event, &caps);
+    s2c::FollowReferenceCaps(self, caps);
+  }
+  return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)
+      ->sink_event_pre_queue(agg, pad, event);
+}
+
 gboolean SinkEvent(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   const PadIndex index = pad == self->pads[kRef] ? kRef : kDist;
@@ -165,7 +77,7 @@ gboolean SinkEvent(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
     case GST_EVENT_CAPS: {
       GstCaps* caps = nullptr;
       gst_event_parse_caps(event, &caps);
-      const gboolean ok = HandleCaps(self, index, caps);
+      const gboolean ok = s2c::HandleSinkCaps(self, index, caps);
       // Only the reference caps go downstream, through update_src_caps.
       gst_event_unref(event);
       return ok;
@@ -186,30 +98,14 @@ gboolean SinkEvent(GstAggregator* agg, GstAggregatorPad* pad, GstEvent* event) {
   return GST_AGGREGATOR_CLASS(gst_ssimulacra2_cmp_parent_class)->sink_event(agg, pad, event);
 }
 
-// The formats the chosen metrics score (SSIM: YUV only), so that a
-// videoconvert upstream converts to one of them.
-gboolean AnswerCapsQuery(GstSsimulacra2Cmp* self, GstQuery* query) {
-  GstCaps* filter = nullptr;
-  gst_query_parse_caps(query, &filter);
-  GstCaps* caps = s2c::QueryCaps(ReadSettings(self).metrics, filter);
-  gst_query_set_caps_result(query, caps);
-  gst_caps_unref(caps);
-  return TRUE;
-}
-
 gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
+  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+  const PadIndex index = pad == self->pads[kRef] ? kRef : kDist;
   switch (GST_QUERY_TYPE(query)) {
     case GST_QUERY_CAPS:
-      return AnswerCapsQuery(GST_SSIMULACRA2_CMP(agg), query);
-    case GST_QUERY_ACCEPT_CAPS: {
-      // Any raw video is accepted here so that its CAPS event reaches us and
-      // a refusal can say what to insert; the CAPS query still offers only
-      // what we score, so converters upstream pick a supported format.
-      GstCaps* caps = nullptr;
-      gst_query_parse_accept_caps(query, &caps);
-      gst_query_set_accept_caps_result(query, s2c::IsAcceptableRawVideo(caps));
-      return TRUE;
-    }
+      return s2c::AnswerCapsQuery(self, index, query);
+    case GST_QUERY_ACCEPT_CAPS:
+      return s2c::AnswerAcceptCaps(self, index, query);
 #ifdef S2C_GST_CUDA
     case GST_QUERY_CONTEXT:
       if (s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) return TRUE;
@@ -224,7 +120,7 @@ gboolean SinkQuery(GstAggregator* agg, GstAggregatorPad* pad, GstQuery* query) {
 gboolean SrcQuery(GstAggregator* agg, GstQuery* query) {
   switch (GST_QUERY_TYPE(query)) {
     case GST_QUERY_CAPS:
-      return AnswerCapsQuery(GST_SSIMULACRA2_CMP(agg), query);
+      return s2c::AnswerCapsQuery(GST_SSIMULACRA2_CMP(agg), -1, query);
 #ifdef S2C_GST_CUDA
     case GST_QUERY_CONTEXT:
       if (s2c::HandleCudaContextQuery(GST_ELEMENT(agg), query)) return TRUE;
@@ -319,8 +215,7 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
   p->live_latency = GST_CLOCK_TIME_NONE;
   p->pair_time = 0;
   p->last_result_at = GST_CLOCK_TIME_NONE;
-  p->format[kRef] = PadFormat();
-  p->format[kDist] = PadFormat();
+  s2c::ResetPadCaps(self, s.colorimetry_mode);
   p->ssim_formats = s2c::Status::Ok();
   // A results file appended to goes on after its last segment.
   ResetSegment(p, p->writer.is_open() ? p->writer.first_segment() : 0);
@@ -492,6 +387,7 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   ec->change_state = s2c::ChangeState;
   ac->aggregate = s2c::Aggregate;
   ac->sink_event = s2c::SinkEvent;
+  ac->sink_event_pre_queue = s2c::SinkEventPreQueue;
   ac->sink_query = s2c::SinkQuery;
   ac->update_src_caps = s2c::UpdateSrcCaps;
   ac->start = s2c::Start;

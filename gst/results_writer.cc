@@ -114,7 +114,9 @@ Fields CountFields(const SummaryMessage& m, ResultsFormat format) {
           {"ref_skipped", Number(m.ref_skipped)},
           {"ref_overdue", Number(m.ref_overdue)},
           {"ref_gaps", Number(m.ref_gaps)},
-          {"results_lost", Number(m.results_lost)}};
+          {"results_lost", Number(m.results_lost)},
+          {"colorimetry_mode", Text(m.colorimetry_mode, format)},
+          {"colorimetry_adopted", Text(m.colorimetry_adopted, format)}};
   const Fields origin = OriginFields(m.origin, format);
   out.insert(out.end(), origin.begin(), origin.end());
   return out;

@@ -37,6 +37,8 @@ constexpr char kRefSkipped[] = "ref-skipped";
 constexpr char kRefOverdue[] = "ref-overdue";
 constexpr char kRefGaps[] = "ref-gaps";
 constexpr char kResultsLost[] = "results-lost";
+constexpr char kColorimetryMode[] = "colorimetry-mode";
+constexpr char kColorimetryAdopted[] = "colorimetry-adopted";
 constexpr char kMean[] = "mean";
 constexpr char kMin[] = "min";
 constexpr char kMax[] = "max";
@@ -240,6 +242,8 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kResultsLost, G_TYPE_UINT64, guint64{results_lost}, nullptr);
   if (metrics & kMetricSsimulacra2) SetStats(s, "", scores);
   if (metrics & kMetricSsim) SetStats(s, kSsimPrefix, ssim);
+  gst_structure_set(s, kColorimetryMode, G_TYPE_STRING, colorimetry_mode.c_str(),
+                    kColorimetryAdopted, G_TYPE_STRING, colorimetry_adopted.c_str(), nullptr);
   // Last: a reader that prints every field in order (the CLI's summary
   // line) keeps its columns.
   gst_structure_set(s, kSegment, G_TYPE_UINT64, guint64{segment}, nullptr);
@@ -251,8 +255,12 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
                                    SummaryMessage* out) {
   if (!HasType(s, kTypeSummary)) return false;
   const char* reason = gst_structure_get_string(s, kReason);
-  if (reason == nullptr) return false;
+  const char* mode = gst_structure_get_string(s, kColorimetryMode);
+  const char* adopted = gst_structure_get_string(s, kColorimetryAdopted);
+  if (reason == nullptr || mode == nullptr || adopted == nullptr) return false;
   out->reason = reason;
+  out->colorimetry_mode = mode;
+  out->colorimetry_adopted = adopted;
   uint64_t frames = 0;
   if (!GetU64(s, kSegment, &out->segment) ||
       !GetU64(s, kFramesScored, &frames) ||

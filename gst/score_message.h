@@ -84,6 +84,12 @@ struct SummaryMessage {
   // Records of the segment that results-location could not take: its
   // frames', and in the message also its own summary's.
   uint64_t results_lost = 0;
+  // The colorimetry-mode property in effect ("reference" or "per-stream"),
+  // and what the distorted stream's reading took from the reference's
+  // colour description ("matrix bt601 -> bt709, ..."; "" for nothing:
+  // gst/colour_interpretation.h).
+  std::string colorimetry_mode = "reference";
+  std::string colorimetry_adopted;
   MessageOrigin origin;
 
   GstStructure* ToStructure() const;

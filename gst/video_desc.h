@@ -15,9 +15,17 @@ namespace s2c {
 // Fills *out from `info`, or returns InvalidArgument/Unsupported whose
 // message names the pad (`pad_name`) and the fix: videoconvert for a format
 // outside the contract, deinterlace for interlaced video, videoscale below
-// 8x8, a tone-mapping step for PQ/HLG transfer.
+// 8x8, videoconvert with gamma-mode=remap (and the format and colorimetry
+// to convert to) for an HDR, linear or logarithmic transfer function, and
+// with primaries-mode=fast for primaries other than BT.709's, the SD ones
+// and BT.2020's (frontend.md, 9).
 Status DescribeVideoInfo(const GstVideoInfo& info, const char* pad_name,
                          FrameDesc* out);
+
+// Whether a caps colorimetry string names a transfer function and
+// primaries that DescribeVideoInfo reads (true for a string GStreamer does
+// not parse: it falls back to its default).
+bool IsReadableColorimetry(const char* colorimetry);
 
 // The planes of a mapped frame (host or CUDA pointers, as it was mapped).
 FrameView ViewOfVideoFrame(const GstVideoFrame& frame, const FrameDesc& desc);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "primaries.h"
 #include "steps/frontend_steps.h"
 
 // ARGB64 is native endian and PFM floats are written as they lie in memory.
@@ -187,6 +188,11 @@ Status DescribeFormat(const FrameDesc& desc, FrameLayout* out) {
     return InvalidArgument(std::string("invalid matrix/range values for ") +
                            f->name + " frame");
   }
+  const int primaries = static_cast<int>(desc.primaries);
+  if (f->model != ColorModel::kGray &&
+      (primaries < 0 || primaries > static_cast<int>(RgbPrimaries::kBT2020))) {
+    return InvalidArgument(std::string("invalid primaries value for ") + f->name + " frame");
+  }
 
   FrameLayout l{};
   l.format = f->format;
@@ -231,6 +237,10 @@ Status DescribeFormat(const FrameDesc& desc, FrameLayout* out) {
     l.cr_g = static_cast<float>(2.0 * kr * (1.0 - kr) / kg);
     l.cb_b = static_cast<float>(2.0 * (1.0 - kb));
   }
+  // frontend.md, 9.
+  l.convert_primaries =
+      f->model != ColorModel::kGray && desc.primaries == RgbPrimaries::kBT2020;
+  if (l.convert_primaries) Bt2020ToBt709(l.primaries);
   *out = l;
   return Status::Ok();
 }

@@ -36,6 +36,10 @@ enum class PixelFormat : int {
 
 enum class YuvMatrix : int { kBT601, kBT709, kBT2020 };
 enum class YuvRange : int { kLimited, kFull };
+// The RGB primaries of a colour frame: BT.709's are sRGB's (and stand for
+// the SD primaries too, docs/frontend.md, 9); BT.2020's are converted to
+// them.
+enum class RgbPrimaries : int { kBT709, kBT2020 };
 
 // Where chroma samples sit relative to luma, per direction (GStreamer's
 // GST_VIDEO_CHROMA_SITE_H_COSITED / V_COSITED flags).
@@ -51,6 +55,7 @@ struct FrameDesc {
   YuvMatrix matrix = YuvMatrix::kBT709;  // ignored for RGB and gray
   YuvRange range = YuvRange::kLimited;   // ignored for RGB and gray
   ChromaSiting siting;                   // ignored unless chroma is subsampled
+  RgbPrimaries primaries = RgbPrimaries::kBT709;  // ignored for gray
   // Width over height of a pixel (the caps' pixel-aspect-ratio): SSIM's
   // horizontal window is its vertical one over this. Ignored by SSIMULACRA 2.
   double pixel_aspect = 1.0;

@@ -57,6 +57,11 @@ struct FrameLayout {
   float cb_g;
   float cr_g;
   float cb_b;
+  // BT.2020 primaries (frontend.md, 9): the R'G'B' is taken to linear
+  // light, mixed to BT.709's primaries by the rows of `primaries` and
+  // encoded again. False for BT.709 and for gray.
+  bool convert_primaries;
+  float primaries[9];
 };
 
 }  // namespace s2c

@@ -5,15 +5,17 @@
 // reference and by nvcc for the kernels, so both give the same bits. The
 // definition, with its operation order, is docs/frontend.md; every
 // expression here is that document's, unfused (-ffp-contract=off on the
-// host, --fmad=false on the device).
+// host, --fmad=false on the device) but for the fmas written out.
 #ifndef S2C_FRONTEND_STEPS_H_
 #define S2C_FRONTEND_STEPS_H_
 
+#include <cmath>
 #include <cstdint>
 
 #include "steps/frame.h"
 #include "steps/frame_layout.h"
 #include "steps/hd.h"
+#include "steps/pixel_steps.h"
 
 namespace s2c {
 
@@ -92,6 +94,53 @@ S2C_HD float ClampUnit(float v) {
   return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
 }
 
+// IEEE square root, rounded to nearest on both sides.
+#if defined(__CUDA_ARCH__)
+S2C_HD float SqrtRn(float x) { return __fsqrt_rn(x); }
+#else
+S2C_HD float SqrtRn(float x) { return std::sqrt(x); }
+#endif
+
+// frontend.md, 9: linear light in [0, 1] to sRGB-encoded, libjxl's TF_SRGB
+// EncodedFromDisplay: a rational polynomial in sqrt(x), Horner's rule with
+// an fma per step and one IEEE division, and x * 12.92 at and below the
+// threshold. Constants libjxl's (BSD-3-Clause). Not pow.
+S2C_HD float LinearToSrgb(float x) {
+  if (!(x > 0.0031308f)) return x * 12.92f;
+  constexpr float p0 = -5.135152395e-04f, p1 = 5.287254571e-03f,
+                  p2 = 3.903842876e-01f, p3 = 1.474205315e+00f,
+                  p4 = 7.352629620e-01f;
+  constexpr float q0 = 1.004519624e-02f, q1 = 3.036675394e-01f,
+                  q2 = 1.340816930e+00f, q3 = 9.258482155e-01f,
+                  q4 = 2.424867759e-02f;
+  const float s = SqrtRn(x);
+  float yp = p4, yq = q4;
+  yp = Fma(yp, s, p3);
+  yq = Fma(yq, s, q3);
+  yp = Fma(yp, s, p2);
+  yq = Fma(yq, s, q2);
+  yp = Fma(yp, s, p1);
+  yq = Fma(yq, s, q1);
+  yp = Fma(yp, s, p0);
+  yq = Fma(yq, s, q0);
+  return yp / yq;
+}
+
+// frontend.md, 9: BT.2020 R'G'B' in [0, 1] to BT.709's primaries. Each
+// channel to linear light with layer 1's curve, each row of `m` as
+// fma(m0, r, fma(m1, g, m2 * b)), clamped to [0, 1] (colours outside
+// BT.709's gamut clip), encoded again and clamped (the polynomial may pass
+// 1 by an ulp).
+S2C_HD void ConvertPrimaries(const float m[9], float rgb[3]) {
+  const float r = SrgbToLinear(rgb[0]);
+  const float g = SrgbToLinear(rgb[1]);
+  const float b = SrgbToLinear(rgb[2]);
+  for (int k = 0; k < 3; ++k) {
+    const float mixed = Fma(m[3 * k], r, Fma(m[3 * k + 1], g, m[3 * k + 2] * b));
+    rgb[k] = ClampUnit(LinearToSrgb(ClampUnit(mixed)));
+  }
+}
+
 // The front end's R'G'B' of pixel (x, y), 0 <= x < width, 0 <= y < height,
 // of a frame DescribeFrame accepted with this layout.
 S2C_HD void RgbPrimeAt(const FrameLayout& l, const FrameView& view, int x,
@@ -101,23 +150,24 @@ S2C_HD void RgbPrimeAt(const FrameLayout& l, const FrameView& view, int x,
       rgb[k] = NormaliseSample(LoadSample(view, l.comp[k], x, y),
                                l.luma_offset, l.luma_scale);
     }
-    return;
+  } else {
+    const float luma = NormaliseSample(LoadSample(view, l.comp[0], x, y),
+                                       l.luma_offset, l.luma_scale);
+    if (l.model == ColorModel::kGray) {
+      rgb[0] = rgb[1] = rgb[2] = luma;
+      return;
+    }
+    const ChromaTaps tx =
+        ChromaTapsAt(x, l.chroma_shift_x, l.h_cosited, l.chroma_width);
+    const ChromaTaps ty =
+        ChromaTapsAt(y, l.chroma_shift_y, l.v_cosited, l.chroma_height);
+    const float cb = ChromaAt(l, view, 1, tx, ty);
+    const float cr = ChromaAt(l, view, 2, tx, ty);
+    rgb[0] = ClampUnit(luma + l.cr_r * cr);
+    rgb[1] = ClampUnit((luma - l.cb_g * cb) - l.cr_g * cr);
+    rgb[2] = ClampUnit(luma + l.cb_b * cb);
   }
-  const float luma = NormaliseSample(LoadSample(view, l.comp[0], x, y),
-                                     l.luma_offset, l.luma_scale);
-  if (l.model == ColorModel::kGray) {
-    rgb[0] = rgb[1] = rgb[2] = luma;
-    return;
-  }
-  const ChromaTaps tx =
-      ChromaTapsAt(x, l.chroma_shift_x, l.h_cosited, l.chroma_width);
-  const ChromaTaps ty =
-      ChromaTapsAt(y, l.chroma_shift_y, l.v_cosited, l.chroma_height);
-  const float cb = ChromaAt(l, view, 1, tx, ty);
-  const float cr = ChromaAt(l, view, 2, tx, ty);
-  rgb[0] = ClampUnit(luma + l.cr_r * cr);
-  rgb[1] = ClampUnit((luma - l.cb_g * cb) - l.cr_g * cr);
-  rgb[2] = ClampUnit(luma + l.cb_b * cb);
+  if (l.convert_primaries) ConvertPrimaries(l.primaries, rgb);
 }
 
 // The alpha sample of pixel (x, y) of a frame with alpha, in [0, 1]: the

@@ -121,4 +121,15 @@ std::string WaitForError(Harnesses* h) {
   return h->seen.errors.empty() ? "" : h->seen.errors[0];
 }
 
+std::string WaitForWarning(Harnesses* h, const std::string& needle) {
+  for (int i = 0; i < 1000; ++i) {
+    Poll(h);
+    for (const std::string& w : h->seen.warnings) {
+      if (w.find(needle) != std::string::npos) return w;
+    }
+    g_usleep(10000);
+  }
+  return "";
+}
+
 }  // namespace s2c_test

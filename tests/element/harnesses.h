@@ -67,6 +67,10 @@ void WaitForSummary(Harnesses* h, size_t n = 1);
 // ("" when none came).
 std::string WaitForError(Harnesses* h);
 
+// Waits (up to 10 s) for a warning on the private bus whose text holds
+// `needle` and returns that text ("" when none came).
+std::string WaitForWarning(Harnesses* h, const std::string& needle);
+
 }  // namespace s2c_test
 
 #endif  // S2C_TESTS_ELEMENT_HARNESSES_H_

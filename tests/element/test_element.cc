@@ -35,6 +35,7 @@ using s2c_test::Source;
 using s2c_test::Teardown;
 using s2c_test::TwoSources;
 using s2c_test::WaitForError;
+using s2c_test::WaitForWarning;
 using s2c_test::WaitForSummary;
 
 GST_START_TEST(test_identical_frames_score_exactly_100) {
@@ -270,23 +271,39 @@ GST_START_TEST(test_size_mismatch_is_an_error_naming_videoscale) {
 }
 GST_END_TEST;
 
+// Caps a pad refuses: ACCEPT_CAPS says no (so the CAPS event never reaches
+// the pad, and the buffer is not negotiated), and a warning says what to
+// insert, since the upstream element that fails posts GStreamer's generic
+// error.
 void ExpectCapsRefused(const char* caps, const char* needle) {
   Harnesses h = MakeHarnesses({}, caps);
-  gst_harness_push(h.ref, gst_buffer_new_allocate(nullptr, 16 * 16 * 4, nullptr));
-  const std::string error = WaitForError(&h);
-  fail_unless(error.find(needle) != std::string::npos, "caps %s: error \"%s\" lacks \"%s\"",
-              caps, error.c_str(), needle);
+  GstCaps* c = gst_caps_from_string(caps);
+  fail_if(gst_pad_query_accept_caps(GST_PAD_PEER(h.dist->srcpad), c), "%s accepted", caps);
+  gst_caps_unref(c);
+  fail_unless_equals_int(
+      gst_harness_push(h.ref, gst_buffer_new_allocate(nullptr, 16 * 16 * 4, nullptr)),
+      GST_FLOW_NOT_NEGOTIATED);
+  const std::string warning = WaitForWarning(&h, "ref_sink: ");
+  fail_unless(warning.find(needle) != std::string::npos,
+              "caps %s: warning \"%s\" lacks \"%s\"", caps, warning.c_str(), needle);
   Teardown(&h);
 }
 
-GST_START_TEST(test_unsupported_caps_errors_say_what_to_insert) {
+GST_START_TEST(test_unsupported_caps_are_refused_saying_what_to_insert) {
   ExpectCapsRefused("video/x-raw,format=YUY2,width=16,height=16,framerate=25/1", "videoconvert");
   ExpectCapsRefused("video/x-raw,format=I420,width=16,height=16,framerate=25/1,"
                     "interlace-mode=interleaved", "deinterlace");
+  ExpectCapsRefused("video/x-raw,format=I420_10LE,width=16,height=16,framerate=25/1,"
+                    "colorimetry=bt2100-pq",
+                    "videoconvert gamma-mode=remap ! video/x-raw,format=I420_10LE,"
+                    "colorimetry=bt2020");
   ExpectCapsRefused("video/x-raw,format=I420,width=16,height=16,framerate=25/1,"
-                    "colorimetry=bt2100-pq", "tone-map");
-  ExpectCapsRefused("video/x-raw,format=I420,width=16,height=16,framerate=25/1,"
-                    "colorimetry=bt2100-hlg", "tone-map");
+                    "colorimetry=bt2100-hlg", "gamma-mode=remap");
+  ExpectCapsRefused("video/x-raw,format=RGB,width=16,height=16,framerate=25/1,"
+                    "colorimetry=1:1:1:1", "gamma-mode=remap ! video/x-raw,format=RGB,"
+                    "colorimetry=sRGB");
+  ExpectCapsRefused("video/x-raw,format=RGB,width=16,height=16,framerate=25/1,"
+                    "colorimetry=1:1:7:11", "primaries-mode=fast");
   ExpectCapsRefused("video/x-raw,format=RGB,width=4,height=16,framerate=25/1", "videoscale");
 }
 GST_END_TEST;
@@ -440,7 +457,7 @@ static Suite* ssimulacra2cmp_suite() {
   tcase_add_test(tc, test_gaps_are_not_frames);
   tcase_add_test(tc, test_size_mismatch_is_an_error_naming_videoscale);
   tcase_add_test(tc, test_both_pads_changing_size_midstream_keeps_scoring);
-  tcase_add_test(tc, test_unsupported_caps_errors_say_what_to_insert);
+  tcase_add_test(tc, test_unsupported_caps_are_refused_saying_what_to_insert);
   tcase_add_test(tc, test_mixed_formats_on_the_two_pads);
   tcase_add_test(tc, test_flush_drops_and_restarts_statistics);
   tcase_add_test(tc, test_max_in_flight_keeps_order_and_loses_nothing);

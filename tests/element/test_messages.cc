@@ -75,10 +75,14 @@ void TestSummaryAndThresholdRoundTrip() {
   m.ref_gaps = 8;
   m.ref_overdue = 10;
   m.segment = 9;
+  m.colorimetry_mode = "per-stream";
+  m.colorimetry_adopted = "primaries bt709 -> bt2020";
   GstStructure* s = m.ToStructure();
   s2c::SummaryMessage back;
   S2C_CHECK(s2c::SummaryMessage::FromStructure(s, &back));
   S2C_CHECK(back.segment == 9);
+  S2C_CHECK(back.colorimetry_mode == "per-stream" &&
+            back.colorimetry_adopted == "primaries bt709 -> bt2020");
   S2C_CHECK(back.reason == "eos" && back.scores.frames == 4 && back.ref_unpaired == 3 &&
         back.dist_unpaired == 4 && back.ref_late == 5 && back.results_lost == 6 &&
         back.ref_skipped == 7 && back.ref_gaps == 8 && back.ref_overdue == 10);
@@ -256,6 +260,7 @@ void TestResultsWriter() {
   m.scores.median = m.scores.p75 = m.scores.p95 = f.score;
   m.scores.stddev = 0.0;
   m.ref_late = 2;
+  m.colorimetry_adopted = "matrix bt601 -> bt709, chroma-site jpeg -> mpeg2";
   const std::string v = Repr(f.score);
   const std::string pooled = "{\"min\":" + v + ",\"max\":" + v + ",\"mean\":" + v +
                              ",\"harmonic_mean\":" + v + ",\"p1\":" + v + ",\"p5\":" + v +
@@ -264,7 +269,9 @@ void TestResultsWriter() {
   const std::string counts =
       "{\"segment\":0,\"reason\":\"eos\",\"frames_scored\":1,\"percentile_frames\":1,"
       "\"ref_unpaired\":0,\"dist_unpaired\":0,\"ref_late\":2,\"ref_skipped\":0,"
-      "\"ref_overdue\":0,\"ref_gaps\":0,\"results_lost\":0" + json_origin + "}";
+      "\"ref_overdue\":0,\"ref_gaps\":0,\"results_lost\":0,\"colorimetry_mode\":\"reference\","
+      "\"colorimetry_adopted\":\"matrix bt601 -> bt709, chroma-site jpeg -> mpeg2\"" +
+      json_origin + "}";
   const std::string pooled_metrics = "\"fps\":25.5,\"pooled_metrics\":{\"ssimulacra2\":" + pooled + "}";
   const struct {
     s2c::ResultsFormat format;
@@ -290,6 +297,8 @@ void TestResultsWriter() {
            v + "\n# p75," + v + "\n# p95," + v + "\n# stddev,0\n# segment,0\n# reason,eos\n"
            "# frames_scored,1\n# percentile_frames,1\n# ref_unpaired,0\n# dist_unpaired,0\n"
            "# ref_late,2\n# ref_skipped,0\n# ref_overdue,0\n# ref_gaps,0\n# results_lost,0\n"
+           "# colorimetry_mode,reference\n"
+           "# colorimetry_adopted,\"matrix bt601 -> bt709, chroma-site jpeg -> mpeg2\"\n"
            "# label,\"studio \"\"A\"\", feed 2\"\n# utc,2024-05-01T12:34:56.789Z\n"},
   };
   for (const auto& k : kCases) {

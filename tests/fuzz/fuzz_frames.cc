@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer harness: frame descriptions from the input bytes (any format
-// value, sizes around the minimum, matrix, range and siting values valid or
-// not, strides below and above the row size, missing planes) into the front
+// value, sizes around the minimum, matrix, range, siting and primaries
+// values valid or not, strides below and above the row size, missing planes) into the front
 // end and the CPU reference. Each plane gets exactly the bytes its stride
 // and rows span, so AddressSanitizer sees any read outside them. Bad input
 // must come back as an error Status; a valid pair must score.
@@ -27,7 +27,7 @@ struct Bytes {
 };
 
 // One frame: its description from 8 input bytes (format, matrix, range,
-// siting, a shape per plane: 0xFF drops the plane, else the stride's
+// siting and primaries, a shape per plane: 0xFF drops the plane, else the stride's
 // distance from the row size), its samples from whatever input follows both
 // descriptions.
 struct FuzzFrame {
@@ -45,6 +45,7 @@ struct FuzzFrame {
     const uint8_t siting = in.Next();
     view.desc.siting.h_cosited = siting & 1;
     view.desc.siting.v_cosited = siting & 2;
+    view.desc.primaries = static_cast<s2c::RgbPrimaries>((siting >> 2) % 3);
     for (uint8_t& s : shape) s = in.Next();
   }
 

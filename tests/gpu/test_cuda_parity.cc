@@ -243,7 +243,8 @@ void CheckPathsAgree(Env& env) {
   std::printf("integer == native == cpu: %d pairs\n", pairs);
 }
 
-// Matrices, ranges, sitings, and a pair of two different formats.
+// Matrices, ranges, sitings, BT.2020 primaries, and pairs of two different
+// formats.
 void CheckColorimetry(Env& env) {
   const s2c::YuvMatrix matrices[] = {s2c::YuvMatrix::kBT601, s2c::YuvMatrix::kBT709,
                                      s2c::YuvMatrix::kBT2020};
@@ -267,6 +268,18 @@ void CheckColorimetry(Env& env) {
   const Frame ref = MakeFrame(PixelFormat::kNV12, 64, 40, 7, 0);
   const Frame dist = MakeFrame(PixelFormat::kBGRA, 64, 40, 8, 3);
   CheckPair(env, ref, dist, true, "mixed NV12 vs BGRA");
+  // BT.2020 primaries converted to BT.709's (frontend.md, 9): YUV and RGB
+  // of 8 to 16 bits, and a converted reference against a BT.709 frame.
+  s2c::FrameDesc wide;
+  wide.matrix = s2c::YuvMatrix::kBT2020;
+  wide.primaries = s2c::RgbPrimaries::kBT2020;
+  for (PixelFormat f : {PixelFormat::kI420_10LE, PixelFormat::kNV12, PixelFormat::kRGB,
+                        PixelFormat::kARGB64}) {
+    CheckPair(env, MakeFrame(f, 37, 29, 9, 0, &wide), MakeFrame(f, 37, 29, 10, 40, &wide), true,
+              std::string("BT.2020 primaries ") + s2c::PixelFormatName(f));
+  }
+  CheckPair(env, MakeFrame(PixelFormat::kP010_10LE, 64, 40, 11, 0, &wide),
+            MakeFrame(PixelFormat::kI420, 64, 40, 12, 30), true, "BT.2020 P010 vs BT.709 I420");
 }
 
 // A frame whose alpha is a ramp from transparent (left) to opaque, or
