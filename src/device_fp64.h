@@ -20,13 +20,14 @@ enum class DeviceFp64 : int { kAuto = 0, kNative = 1, kInteger = 2 };
 // f32).
 double Fp64LanesPerSm(int major, int minor);
 
-// The f64 lanes per SM below which the integer path is predicted faster
-// than the native one: the model of docs/performance.md ("Which f64
-// path"), from the kernels profiled per 4K pair on each path. Where the
-// integer path costs 2.3 times the native path's kernel time on a GPU whose
-// f64 units are not its bound (measured on an H200), the native path's f64
-// work at 2 lanes per SM is still a little shorter: no GPU listed above is
-// below the crossover.
+// The f64 lanes per SM below which auto takes the integer path: none of
+// the GPUs listed above. The model of docs/performance.md ("Which f64
+// path"), from the kernels profiled per 4K pair on each path, puts the
+// crossover at 2.25 lanes for an H200-like GPU, but at 2 lanes it predicts
+// the paths within 3 % of each other on T4 and A10 and the native path 10 %
+// faster on L4, inside its own error; auto moves to the integer path only
+// once that path is within 1.05 times the native one on the H200
+// (docs/decisions.md, D87).
 constexpr double kIntegerPathCrossoverLanesPerSm = 1.95;
 
 // The path a choice takes on that GPU: kNative or kInteger. kAuto takes

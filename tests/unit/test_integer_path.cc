@@ -252,8 +252,8 @@ void CheckPair(const char* ref_name, const char* dist_name, Counts* counts) {
 }  // namespace s2c
 
 // device-fp64's choice: native and integer as asked on every GPU; auto by
-// the f64 lanes per SM against the model's crossover (none of today's GPUs
-// is below it, docs/performance.md).
+// the f64 lanes per SM against kIntegerPathCrossoverLanesPerSm (none of
+// today's GPUs is below it, docs/performance.md).
 static void CheckChoice() {
   using s2c::DeviceFp64;
   const int ccs[][2] = {{6, 0}, {7, 0}, {7, 5}, {8, 0}, {8, 6}, {8, 9}, {9, 0}, {12, 0}};
