@@ -107,23 +107,11 @@ S2C_HD float SqrtRn(float x) { return std::sqrt(x); }
 // threshold. Constants libjxl's (BSD-3-Clause). Not pow.
 S2C_HD float LinearToSrgb(float x) {
   if (!(x > 0.0031308f)) return x * 12.92f;
-  constexpr float p0 = -5.135152395e-04f, p1 = 5.287254571e-03f,
-                  p2 = 3.903842876e-01f, p3 = 1.474205315e+00f,
-                  p4 = 7.352629620e-01f;
-  constexpr float q0 = 1.004519624e-02f, q1 = 3.036675394e-01f,
-                  q2 = 1.340816930e+00f, q3 = 9.258482155e-01f,
-                  q4 = 2.424867759e-02f;
-  const float s = SqrtRn(x);
-  float yp = p4, yq = q4;
-  yp = Fma(yp, s, p3);
-  yq = Fma(yq, s, q3);
-  yp = Fma(yp, s, p2);
-  yq = Fma(yq, s, q2);
-  yp = Fma(yp, s, p1);
-  yq = Fma(yq, s, q1);
-  yp = Fma(yp, s, p0);
-  yq = Fma(yq, s, q0);
-  return yp / yq;
+  constexpr float p[5] = {-5.135152395e-04f, 5.287254571e-03f, 3.903842876e-01f,
+                          1.474205315e+00f, 7.352629620e-01f};
+  constexpr float q[5] = {1.004519624e-02f, 3.036675394e-01f, 1.340816930e+00f,
+                          9.258482155e-01f, 2.424867759e-02f};
+  return RationalPolynomial4(SqrtRn(x), p, q);
 }
 
 // frontend.md, 9: BT.2020 R'G'B' in [0, 1] to BT.709's primaries. Each

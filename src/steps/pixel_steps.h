@@ -37,28 +37,28 @@ S2C_HD float BitsFloat(int32_t i) {
   return f;
 }
 
+// libjxl's rational polynomials (TF_SRGB's both ways): P(x) / Q(x) of
+// degree 4, coefficients from x^0 up, each by Horner's rule with an fma per
+// step, and one IEEE division.
+S2C_HD float RationalPolynomial4(float x, const float (&p)[5], const float (&q)[5]) {
+  float yp = p[4], yq = q[4];
+  for (int i = 3; i >= 0; --i) {
+    yp = Fma(yp, x, p[i]);
+    yq = Fma(yq, x, q[i]);
+  }
+  return yp / yq;
+}
+
 // sRGB-encoded value in [0, 1] to linear light: libjxl's TF_SRGB, a rational
-// polynomial evaluated by Horner's rule with an fma per step and one IEEE
-// division (not pow).
+// polynomial (not pow).
 S2C_HD float SrgbToLinear(float x) {
   constexpr float kLowDivInv = 1.0f / 12.92f;
   if (!(x > 0.04045f)) return x * kLowDivInv;
-  constexpr float p0 = 2.200248328e-04f, p1 = 1.043637593e-02f,
-                  p2 = 1.624820318e-01f, p3 = 7.961564959e-01f,
-                  p4 = 8.210152774e-01f;
-  constexpr float q0 = 2.631846970e-01f, q1 = 1.076976492e+00f,
-                  q2 = 4.987528350e-01f, q3 = -5.512498495e-02f,
-                  q4 = 6.521209011e-03f;
-  float yp = p4, yq = q4;
-  yp = Fma(yp, x, p3);
-  yq = Fma(yq, x, q3);
-  yp = Fma(yp, x, p2);
-  yq = Fma(yq, x, q2);
-  yp = Fma(yp, x, p1);
-  yq = Fma(yq, x, q1);
-  yp = Fma(yp, x, p0);
-  yq = Fma(yq, x, q0);
-  return yp / yq;
+  constexpr float p[5] = {2.200248328e-04f, 1.043637593e-02f, 1.624820318e-01f,
+                          7.961564959e-01f, 8.210152774e-01f};
+  constexpr float q[5] = {2.631846970e-01f, 1.076976492e+00f, 4.987528350e-01f,
+                          -5.512498495e-02f, 6.521209011e-03f};
+  return RationalPolynomial4(x, p, q);
 }
 
 // libjxl's CubeRootAndAdd: cbrt(x) + add for x >= 0 by a bit-level first
