@@ -40,12 +40,16 @@ void FreeSlot(gpointer data) {
   delete slot;
 }
 
+// Made on first use under the object lock: the application's thread
+// (set_context) and a streaming thread (a context query) may ask at once.
 ContextSlot* SlotOf(GstElement* element) {
+  GST_OBJECT_LOCK(element);
   auto* slot = static_cast<ContextSlot*>(g_object_get_data(G_OBJECT(element), kContextKey));
   if (slot == nullptr) {
     slot = new ContextSlot;
     g_object_set_data_full(G_OBJECT(element), kContextKey, slot, FreeSlot);
   }
+  GST_OBJECT_UNLOCK(element);
   return slot;
 }
 

@@ -61,12 +61,14 @@ FollowedFormat FollowedOf(const GstVideoInfo& info) {
   return f;
 }
 
-// Whether every structure of `caps` names `field`.
+// Whether every structure of `caps` names `field` (ANY names nothing: an
+// appsrc without caps answers with its template).
 bool AllName(GstCaps* caps, const char* field) {
+  if (gst_caps_is_empty(caps) || gst_caps_is_any(caps)) return false;
   for (guint i = 0; i < gst_caps_get_size(caps); ++i) {
     if (!gst_structure_has_field(gst_caps_get_structure(caps, i), field)) return false;
   }
-  return !gst_caps_is_empty(caps);
+  return true;
 }
 
 // Whether the distorted pad's upstream can produce `follow`'s size (or

@@ -15,7 +15,6 @@ constexpr guint kFirstBackoffMs = 1000;
 constexpr guint kLongestBackoffMs = 30000;
 constexpr gint64 kBackoffResetUs = 60 * G_USEC_PER_SEC;
 
-const char* const kSinkPads[] = {"ref_sink", "dist_sink"};
 
 double Seconds(gint64 us) { return static_cast<double>(us) / G_USEC_PER_SEC; }
 

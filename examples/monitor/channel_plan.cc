@@ -7,6 +7,7 @@ namespace s2c_monitor {
 
 const char kElementName[] = "cmp";
 const char* const kFeedNames[2] = {"reference", "distorted"};
+const char* const kSinkPads[2] = {"ref_sink", "dist_sink"};
 
 namespace {
 
@@ -197,7 +198,6 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
 
 GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error) {
   const std::string* descriptions[2] = {&config.reference, &config.distorted};
-  const char* const sink_pads[2] = {"ref_sink", "dist_sink"};
   // Each feed ends in a queue, which reports no bound to the latency it can
   // absorb: a live feed without buffering of its own (udpsrc) beside one
   // with a jitter buffer or a decoder's delay would otherwise leave the
@@ -208,7 +208,7 @@ GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error)
   for (int feed : {0, 1}) {
     text += std::string("bin.( name=") + kFeedNames[feed] + " " + *descriptions[feed] +
             " ! capsfilter caps=\"video/x-raw(ANY)\" ! queue max-size-time=0 ! " + kElementName +
-            "." + sink_pads[feed] + " ) ";
+            "." + kSinkPads[feed] + " ) ";
   }
   text += std::string(kFactory) + " name=" + kElementName + " ! fakesink";
   GstElement* pipeline = Parse(text, error);

@@ -39,6 +39,7 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
 // The names the channel's pipeline gives its parts.
 extern const char kElementName[];       // the ssimulacra2cmp
 extern const char* const kFeedNames[2];  // "reference", "distorted": the feeds' bins, as events name them
+extern const char* const kSinkPads[2];   // "ref_sink", "dist_sink": where each feed links
 
 // The channel's pipeline, parsed as gst-launch-1.0 would parse
 //

@@ -208,6 +208,10 @@ GST_START_TEST(test_videorate_before_dist_sink_takes_the_reference_rate) {
 }
 GST_END_TEST;
 
+// A videoconvert before the pad converts a format the pad refuses (the
+// CAPS query's exclusions are test_caps_query_excludes_what_the_pad_refuses';
+// a PQ stream needs videoconvert gamma-mode=remap on GStreamer 1.22, which
+// test_hdr_refusal_names_a_fragment_that_works runs).
 GST_START_TEST(test_videoconvert_routes_yuy2_to_a_format_the_pad_takes) {
   const RunResult r = RunPipeline(TwoSources(
       Source(3, I420(25).c_str()),
