@@ -47,6 +47,10 @@ static gboolean IsDeviceFp64(const char* name) {
          strcmp(name, "integer") == 0;
 }
 
+static gboolean IsAlign(const char* name) {
+  return strcmp(name, "off") == 0 || strcmp(name, "auto") == 0 || strcmp(name, "index") == 0;
+}
+
 static gboolean IsColorimetryMode(const char* name) {
   return strcmp(name, "reference") == 0 || strcmp(name, "per-stream") == 0;
 }
@@ -87,8 +91,38 @@ static const char* FormatOfName(const char* path) {
   return "json";
 }
 
-// The tool's own values: names from their lists, times, --every, and the
-// raw video description.
+gboolean AlignsByNumber(const Options* o) {
+  return o->align != NULL && strcmp(o->align, "off") != 0;
+}
+
+// The options that only mean something with one kind of pairing: a time
+// shift is pairing by time's (--align off), the search window --align
+// auto's. --align auto finds an offset frame by frame, which --every's
+// thinned frames cannot show: the partner of a kept reference frame may
+// not have been kept.
+static gboolean CheckAlignment(const Options* o) {
+  const gboolean auto_align = o->align != NULL && strcmp(o->align, "auto") == 0;
+  if (o->align_window != NULL && !auto_align) {
+    Complain("--align-window: the offsets --align auto searches; it needs --align auto");
+    return FALSE;
+  }
+  if (o->dist_offset != NULL && AlignsByNumber(o)) {
+    Complain("--dist-offset: a delay given by hand, for pairing by time (--align off); %s",
+             auto_align ? "--align auto finds the delay itself"
+                        : "--align index pairs by frame number: --dist-start-frame N skips "
+                          "the distorted input's first N frames");
+    return FALSE;
+  }
+  if (o->every > 1 && auto_align) {
+    Complain("--every: --align auto finds the offset frame by frame, and every Nth frame "
+             "would drop the partners it finds; use --align index or off");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+// The tool's own values: names from their lists, times, --every, the raw
+// video description, and the options that need a kind of alignment.
 static gboolean CheckOwnOptions(Options* o) {
   const char* wrong = NULL;
   if (o->backend != NULL && !IsBackend(o->backend)) wrong = "--backend: auto, cpu or cuda";
@@ -101,6 +135,7 @@ static gboolean CheckOwnOptions(Options* o) {
   if (o->format != NULL && !IsFormat(o->format)) wrong = "--format: json, jsonl or csv";
   if (o->format == NULL && o->output != NULL) o->format = g_strdup(FormatOfName(o->output));
   if (o->metric != NULL && !IsMetric(o->metric)) wrong = "--metric: ssimulacra2, ssim or both";
+  if (o->align != NULL && !IsAlign(o->align)) wrong = "--align: off, auto or index";
   if (wrong != NULL) {
     Complain("%s", wrong);
     return FALSE;
@@ -127,7 +162,7 @@ static gboolean CheckOwnOptions(Options* o) {
       return FALSE;
     }
   }
-  return TRUE;
+  return CheckAlignment(o);
 }
 
 int ParseCommandLine(int* argc, char*** argv, Options* o) {
@@ -164,13 +199,28 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
       {"every", 0, 0, G_OPTION_ARG_STRING, &o->every_text,
        "score every Nth frame of each input (frame numbers stay the inputs')", "N"},
       {"dist-offset", 0, 0, G_OPTION_ARG_STRING, &o->dist_offset,
-       "add this to the distorted input's times before pairing (negative: it runs late)",
+       "add this to the distorted input's times before pairing (negative: it runs late; "
+       "--align off only)",
        "SECONDS"},
+      {"align", 0, 0, G_OPTION_ARG_STRING, &o->align,
+       "how frames pair: off (by time from each input's start, the default), auto (find "
+       "the distorted input's delay in whole frames from the pictures, and follow dropped "
+       "and repeated frames; a pair scored while the delay is being found is flagged) or "
+       "index (the Nth frame of each with the Nth of the other, whatever their times)",
+       "MODE"},
+      {"align-window", 0, 0, G_OPTION_ARG_STRING, &o->align_window,
+       "--align auto: search delays of up to N frames either way of the current one "
+       "(default 12); the element holds more frames of each input the larger it is", "N"},
+      {"ref-start-frame", 0, 0, G_OPTION_ARG_STRING, &o->ref_start_frame,
+       "skip the reference input's first N frames (after --start): neither scored nor "
+       "counted", "N"},
+      {"dist-start-frame", 0, 0, G_OPTION_ARG_STRING, &o->dist_start_frame,
+       "skip the distorted input's first N frames (after --start)", "N"},
       {"threshold", 0, 0, G_OPTION_ARG_STRING, &o->threshold,
        "exit with status 3 when a frame scores below this (at most 100)", "SCORE"},
       {"strict", 0, 0, G_OPTION_ARG_NONE, &o->strict,
        "exit with status 4 when a frame went unscored: unpaired (an input shorter, a frame "
-       "dropped), late or skipped", NULL},
+       "dropped), late or skipped; or when --align auto flagged a pair", NULL},
       {"colorimetry", 0, 0, G_OPTION_ARG_STRING, &o->colorimetry,
        "reference (the default: where the inputs' colorimetry or chroma siting differ, "
        "DIST is read with REF's, as for an encode labelled differently) or per-stream "
@@ -193,18 +243,24 @@ int ParseCommandLine(int* argc, char*** argv, Options* o) {
       context,
       "REF and DIST are image or video files, or URIs, that GStreamer can decode, or raw\n"
       ".yuv files described by --size and --pixel-format. Frames pair by time from each\n"
-      "input's start (running time); still images pair in arrival order. For two single\n"
+      "input's start (running time), with --align auto by their pictures, with --align\n"
+      "index by their number; still images pair in arrival order. For two single\n"
       "pictures the score alone, else the summary (with --frames a line per frame before\n"
-      "it: its number, time and score). On a terminal a progress line goes to standard\n"
-      "error. Without --backend, a machine without a usable CUDA device scores on the CPU\n"
-      "without a word (the same scores; GST_DEBUG=ssimulacra2cmp-compare:4 logs why).\n"
+      "it: its number, with --align auto or index its partner's, its time, its score, and\n"
+      "\"flagged\" when its pair was scored while the delay was being found). With --align\n"
+      "auto the summary adds the delays seen (offsets: distorted minus reference frame\n"
+      "number, then the pairs scored at it), the realignments and the flagged pairs. On\n"
+      "a terminal a progress line goes to standard error. Without --backend, a machine\n"
+      "without a usable CUDA device scores on the CPU without a word (the same scores;\n"
+      "GST_DEBUG=ssimulacra2cmp-compare:4 logs why).\n"
       "Ctrl-C or SIGTERM ends the inputs where they are: the summary is printed and the\n"
       "results file completed, then the exit status is 130 or 143; a second one stops at\n"
       "once.\n"
       "Exit status: 0 scored; 1 failed, or the results file or the text is incomplete (a\n"
       "line could not be written); 2 usage error (an option, a missing input, -o naming\n"
       "an input); 3 scored, but a frame fell below --threshold; 4 with --strict, frames\n"
-      "went unscored (checked before --threshold); 128 + N stopped by signal N.\n"
+      "went unscored or pairs were flagged (checked before --threshold); 128 + N stopped\n"
+      "by signal N.\n"
       "The plugin is found as GStreamer finds plugins (GST_PLUGIN_PATH), else in the build\n"
       "tree or installation this tool belongs to (another build tree's:\n"
       "GST_PLUGIN_PATH=<builddir>/gst, or meson devenv -C <builddir>).\n");
@@ -344,6 +400,15 @@ gboolean SetNumberProperty(GstElement* element, const char* property, const char
       Complain("%s: \"%s\" is not a whole number from %.0f to %.0f", option, text, min, max);
       return FALSE;
     }
+  } else if (G_IS_PARAM_SPEC_UINT64(spec)) {  // a count of frames
+    const GParamSpecUInt64* s = G_PARAM_SPEC_UINT64(spec);
+    guint64 v = 0;
+    if (!g_ascii_string_to_unsigned(text, 10, s->minimum, s->maximum, &v, NULL)) {
+      Complain("%s: \"%s\" is not a whole number from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+               option, text, s->minimum, s->maximum);
+      return FALSE;
+    }
+    g_value_set_uint64(&value, v);
   } else {
     double v = 0;
     if (!ParseFinite(option, text, &v)) return FALSE;
@@ -380,6 +445,7 @@ void ClearOptions(Options* o) {
                      &o->colorimetry,
                      &o->device,      &o->threads,    &o->threshold, &o->dist_offset,
                      &o->start_text,  &o->end_text,   &o->every_text, &o->size,
-                     &o->pixel_format, &o->fps};
+                     &o->pixel_format, &o->fps,    &o->align,     &o->align_window,
+                     &o->ref_start_frame, &o->dist_start_frame};
   for (size_t i = 0; i < G_N_ELEMENTS(texts); ++i) g_clear_pointer(texts[i], g_free);
 }

@@ -15,6 +15,7 @@ typedef struct {
   gchar* backend;
   gchar* device_fp64;  // the element's device-fp64
   gchar* colorimetry;  // the element's colorimetry-mode
+  gchar* align;        // the element's align: off, auto or index
   gchar* metric;
   gchar* format;  // the results file's (with -o, from its name unless given)
   gchar* output;
@@ -27,6 +28,9 @@ typedef struct {
   gchar* threads;
   gchar* threshold;
   gchar* dist_offset;  // seconds
+  gchar* align_window;
+  gchar* ref_start_frame;
+  gchar* dist_start_frame;
   // The tool's own numbers as given, then as read.
   gchar* start_text;
   gchar* end_text;
@@ -52,7 +56,11 @@ int ParseCommandLine(int* argc, char*** argv, Options* o);
 // status after a message.
 int CheckInputs(const Options* o);
 
-// Sets `property` of `element` (an int, uint, double, or int64 of
+// TRUE when --align pairs frames by their number (auto or index) rather
+// than by time.
+gboolean AlignsByNumber(const Options* o);
+
+// Sets `property` of `element` (an int, uint, uint64, double, or int64 of
 // nanoseconds, which the option gives in seconds) from `text`, the value of
 // `option`. FALSE, with a message, when the text is not a number in the
 // property's range.

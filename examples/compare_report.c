@@ -57,10 +57,16 @@ static void OnFrame(const GstStructure* s, Report* report) {
   if (report->frames_scored++ == 0) report->first_frame = gst_structure_copy(s);
   if (score < report->threshold) ++report->below_threshold;  // false for NaN
   if (!report->text || !report->frames) return;
+  printf("frame %" G_GUINT64_FORMAT, GetU64(s, "frame-index", GST_CLOCK_TIME_NONE));
+  if (report->aligned) {
+    printf(" dist %" G_GUINT64_FORMAT, GetU64(s, "dist-frame-index", GST_CLOCK_TIME_NONE));
+  }
   // The reference's running time: the time --start and --end select by.
-  printf("frame %" G_GUINT64_FORMAT " time ", GetU64(s, "frame-index", GST_CLOCK_TIME_NONE));
+  fputs(" time ", stdout);
   PrintTime(GetU64(s, "running-time", GST_CLOCK_TIME_NONE));
   PrintValues(s, TRUE);
+  gboolean flagged = FALSE;
+  if (gst_structure_get_boolean(s, "align-flagged", &flagged) && flagged) fputs(" flagged", stdout);
   putchar('\n');
 }
 
@@ -209,7 +215,8 @@ int RunAndCollect(GstElement* pipeline, Report* report) {
 }
 
 // "summary name value ..." on one line: counts as integers, scores with the
-// per-frame lines' 8 decimals.
+// per-frame lines' 8 decimals, and the offsets --align auto saw
+// ("0:25,-1:34": offset, then the pairs scored at it) when it saw any.
 static gboolean PrintTextField(GQuark field, const GValue* value, gpointer user_data) {
   (void)user_data;
   const char* name = g_quark_to_string(field);
@@ -218,6 +225,9 @@ static gboolean PrintTextField(GQuark field, const GValue* value, gpointer user_
     printf(" %s %.8f", name, g_value_get_double(value));
   } else if (G_VALUE_HOLDS_UINT64(value)) {
     printf(" %s %" G_GUINT64_FORMAT, name, g_value_get_uint64(value));
+  } else if (strcmp(name, "offsets") == 0 && G_VALUE_HOLDS_STRING(value) &&
+             g_value_get_string(value) != NULL && g_value_get_string(value)[0] != '\0') {
+    printf(" %s %s", name, g_value_get_string(value));
   }
   return TRUE;
 }

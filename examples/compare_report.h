@@ -2,7 +2,8 @@
 // ssimulacra2cmp-compare's run and what it prints: the element's bus
 // messages turned into text (one pair's score alone; for video the summary,
 // per-frame lines with --frames), a progress line on a terminal, and the
-// exit status.
+// exit status. The alignment messages (--align auto) are not printed: the
+// summary's offsets, realignments and align-flagged say what they said.
 #ifndef S2C_EXAMPLES_COMPARE_REPORT_H_
 #define S2C_EXAMPLES_COMPARE_REPORT_H_
 
@@ -30,6 +31,7 @@ typedef struct {
   gboolean progress;  // a progress line on standard error (a terminal)
   gboolean scaling;   // --scale: the element's size mismatch hint is not ours
   gboolean quiet_fallback;  // no --backend: a fallback to the CPU is not printed
+  gboolean aligned;   // --align auto or index: frame lines name the distorted frame
   double threshold;   // --threshold, or NaN
   GstElement* element;   // the ssimulacra2cmp element
   const Branch* inputs;  // the two inputs, to name the one a message is from

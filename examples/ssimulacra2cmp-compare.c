@@ -120,6 +120,7 @@ static int SetUpElement(GstElement* cmp, const Options* o, Report* report) {
   if (o->colorimetry != NULL) {
     gst_util_set_object_arg(G_OBJECT(cmp), "colorimetry-mode", o->colorimetry);
   }
+  if (o->align != NULL) gst_util_set_object_arg(G_OBJECT(cmp), "align", o->align);
   const struct {
     const char* property;
     const char* option;
@@ -127,7 +128,10 @@ static int SetUpElement(GstElement* cmp, const Options* o, Report* report) {
   } numbers[] = {{"cuda-device-id", "--device", o->device},
                  {"cpu-threads", "--threads", o->threads},
                  {"threshold", "--threshold", o->threshold},
-                 {"dist-offset", "--dist-offset", o->dist_offset}};
+                 {"dist-offset", "--dist-offset", o->dist_offset},
+                 {"align-window", "--align-window", o->align_window},
+                 {"ref-start-frame", "--ref-start-frame", o->ref_start_frame},
+                 {"dist-start-frame", "--dist-start-frame", o->dist_start_frame}};
   for (size_t i = 0; i < G_N_ELEMENTS(numbers); ++i) {
     if (numbers[i].text != NULL &&
         !SetNumberProperty(cmp, numbers[i].property, numbers[i].option, numbers[i].text)) {
@@ -184,9 +188,17 @@ static int Conclude(int rc, const Options* o, const Report* report) {
   if (ref_unpaired > 0 || dist_unpaired > 0) {
     fprintf(stderr,
             "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " reference and %" G_GUINT64_FORMAT
-            " distorted frames had no partner with the same timestamp and were not "
-            "scored (docs/cookbook.md, \"Unpaired frames\")\n",
-            ref_unpaired, dist_unpaired);
+            " distorted frames had no partner%s and were not scored (docs/cookbook.md, "
+            "\"Unpaired frames\")\n",
+            ref_unpaired, dist_unpaired, report->aligned ? "" : " with the same timestamp");
+  }
+  const guint64 flagged = GetU64(report->summary, "align-flagged", 0);
+  if (flagged > 0) {
+    fprintf(stderr,
+            "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " pairs were scored while the "
+            "distorted input's delay was being found, and may compare the wrong frames: "
+            "flagged (alignFlagged in the results file)\n",
+            flagged);
   }
   // A results file or a text with lines missing fails the run: a script
   // that reads it would take the rest for the whole.
@@ -200,6 +212,10 @@ static int Conclude(int rc, const Options* o, const Report* report) {
   if (o->strict && unscored > 0) {
     fprintf(stderr, "ssimulacra2cmp-compare: --strict: %" G_GUINT64_FORMAT " frames were not "
                     "scored (the summary's ref-* and dist-* counts)\n", unscored);
+    rc = kExitUnscored;
+  } else if (o->strict && flagged > 0) {
+    fprintf(stderr, "ssimulacra2cmp-compare: --strict: %" G_GUINT64_FORMAT " pairs were "
+                    "flagged (the summary's align-flagged)\n", flagged);
     rc = kExitUnscored;
   } else if (report->below_threshold > 0) {
     fprintf(stderr, "ssimulacra2cmp-compare: %" G_GUINT64_FORMAT " frames scored below %g\n",
@@ -225,6 +241,7 @@ int main(int argc, char** argv) {
                    .progress = isatty(STDERR_FILENO),
                    .scaling = o.scale,
                    .quiet_fallback = o.backend == NULL,
+                   .aligned = AlignsByNumber(&o),
                    .threshold = NAN};
   GstElement* cmp = NULL;
   if (rc == kExitOk) {
