@@ -32,6 +32,40 @@ std::string InPropertyUnit(const GParamSpec* pspec, const std::string& text) {
   }
 }
 
+// What the property takes, for an error: an enum's names ("off, auto or
+// index"), a number's range; "" for other types.
+std::string Accepted(const GParamSpec* pspec) {
+  if (G_IS_PARAM_SPEC_ENUM(pspec)) {
+    const GEnumClass* values = G_PARAM_SPEC_ENUM(pspec)->enum_class;
+    std::string names;
+    for (guint i = 0; i < values->n_values; ++i) {
+      names += std::string(i == 0 ? "" : i + 1 == values->n_values ? " or " : ", ") +
+               values->values[i].value_nick;
+    }
+    return names;
+  }
+  auto range = [](auto min, auto max) {
+    return "from " + std::to_string(min) + " to " + std::to_string(max);
+  };
+  if (G_IS_PARAM_SPEC_UINT(pspec)) {
+    return range(G_PARAM_SPEC_UINT(pspec)->minimum, G_PARAM_SPEC_UINT(pspec)->maximum);
+  }
+  if (G_IS_PARAM_SPEC_INT(pspec)) {
+    return range(G_PARAM_SPEC_INT(pspec)->minimum, G_PARAM_SPEC_INT(pspec)->maximum);
+  }
+  if (G_IS_PARAM_SPEC_UINT64(pspec)) {
+    return range(G_PARAM_SPEC_UINT64(pspec)->minimum, G_PARAM_SPEC_UINT64(pspec)->maximum);
+  }
+  if (G_IS_PARAM_SPEC_INT64(pspec)) {
+    return range(G_PARAM_SPEC_INT64(pspec)->minimum, G_PARAM_SPEC_INT64(pspec)->maximum);
+  }
+  if (G_IS_PARAM_SPEC_DOUBLE(pspec)) {
+    return "from " + FormatValue(G_PARAM_SPEC_DOUBLE(pspec)->minimum) + " to " +
+           FormatValue(G_PARAM_SPEC_DOUBLE(pspec)->maximum);
+  }
+  return "";
+}
+
 // `text` as a value of the property, checked against its range.
 bool ToValue(const GParamSpec* pspec, const std::string& text, GValue* value) {
   g_value_init(value, pspec->value_type);
@@ -148,8 +182,10 @@ bool PlanChannel(const ChannelConfig& config, ChannelPlan* plan,
     const bool ok = ToValue(pspec, converted, &value);
     g_value_unset(&value);
     if (!ok) {
+      const std::string accepted = Accepted(pspec);
       *error = where + name + ": \"" + text + "\" is not a value of the element's " +
-               g_type_name(pspec->value_type) + " property";
+               g_type_name(pspec->value_type) + " property" +
+               (accepted.empty() ? "" : " (" + accepted + ")");
       return false;
     }
     planned.properties.emplace_back(name, converted);

@@ -64,6 +64,17 @@ Metrics::Metrics()
       distribution_(prometheus::BuildHistogram()
                         .Name("ssimulacra2cmp_score_distribution")
                         .Help("SSIMULACRA 2.1 scores")
+                        .Register(*registry_)),
+      alignment_offset_(prometheus::BuildGauge()
+                            .Name("ssimulacra2cmp_alignment_offset_frames")
+                            .Help("align=auto or index: the distorted stream's offset in frames "
+                                  "(distorted minus reference frame number) of the last "
+                                  "alignment message; NaN before the first")
+                            .Register(*registry_)),
+      realignments_(prometheus::BuildCounter()
+                        .Name("ssimulacra2cmp_realignments_total")
+                        .Help("align=auto: offsets decided anew after the first of a run "
+                              "(a frame dropped or repeated, a drift, a feed restored)")
                         .Register(*registry_)) {}
 
 ChannelMetrics::ChannelMetrics(Metrics* metrics, const std::string& channel)
@@ -79,9 +90,12 @@ ChannelMetrics::ChannelMetrics(Metrics* metrics, const std::string& channel)
       window_min_(metrics->window_min_.Add({{"channel", channel}})),
       window_p5_(metrics->window_p5_.Add({{"channel", channel}})),
       restarts_(metrics->restarts_.Add({{"channel", channel}})),
-      distribution_(metrics->distribution_.Add({{"channel", channel}}, ScoreBuckets())) {
+      distribution_(metrics->distribution_.Add({{"channel", channel}}, ScoreBuckets())),
+      alignment_offset_(metrics->alignment_offset_.Add({{"channel", channel}})),
+      realignments_(metrics->realignments_.Add({{"channel", channel}})) {
   ScoreStale();
   WindowStale();
+  AlignmentStale();
 }
 
 ChannelMetrics::~ChannelMetrics() {
@@ -97,6 +111,8 @@ ChannelMetrics::~ChannelMetrics() {
   metrics_->window_p5_.Remove(&window_p5_);
   metrics_->restarts_.Remove(&restarts_);
   metrics_->distribution_.Remove(&distribution_);
+  metrics_->alignment_offset_.Remove(&alignment_offset_);
+  metrics_->realignments_.Remove(&realignments_);
 }
 
 void ChannelMetrics::Score(double score) {
@@ -111,6 +127,10 @@ void ChannelMetrics::SetWindow(double scored_share, double mean, double min, dou
   window_mean_.Set(mean);
   window_min_.Set(min);
   window_p5_.Set(p5);
+}
+
+void ChannelMetrics::AlignmentStale() {
+  alignment_offset_.Set(std::numeric_limits<double>::quiet_NaN());
 }
 
 void ChannelMetrics::WindowStale() {

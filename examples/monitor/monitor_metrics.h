@@ -10,6 +10,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -34,6 +35,8 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>& window_p5_;
   prometheus::Family<prometheus::Counter>& restarts_;
   prometheus::Family<prometheus::Histogram>& distribution_;
+  prometheus::Family<prometheus::Gauge>& alignment_offset_;
+  prometheus::Family<prometheus::Counter>& realignments_;
 };
 
 // One channel's series, from its creation (a channel in the configuration)
@@ -64,6 +67,15 @@ class ChannelMetrics {
   // NaN before the first window and while the pipeline is down.
   void WindowStale();
   void CountRestart() { restarts_.Increment(); }
+  // align=auto or index: the offset of the last alignment message, in
+  // frames (distorted minus reference), decided or assumed.
+  void SetAlignmentOffset(int64_t frames) { alignment_offset_.Set(static_cast<double>(frames)); }
+  // NaN before the first alignment message of a run of the pipeline (and
+  // always with align=off, which posts none).
+  void AlignmentStale();
+  // A decided offset that replaced a decided one: a frame dropped or
+  // repeated, a drift, a feed restored.
+  void CountRealignment() { realignments_.Increment(); }
 
  private:
   Metrics* metrics_;
@@ -79,6 +91,8 @@ class ChannelMetrics {
   prometheus::Gauge& window_p5_;
   prometheus::Counter& restarts_;
   prometheus::Histogram& distribution_;
+  prometheus::Gauge& alignment_offset_;
+  prometheus::Counter& realignments_;
 };
 
 }  // namespace s2c_monitor

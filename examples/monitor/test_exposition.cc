@@ -54,11 +54,32 @@ void TestChannelSeries() {
              "ssimulacra2cmp_window_score_p5{channel=\"a \\\"quoted\\\" name\"} 41.5\n"}) {
       S2C_CHECK(text.find(line) != std::string::npos, "no line %s in\n%s", line, text.c_str());
     }
+    // Before an alignment message the offset is not known; then it is the
+    // last message's, negative too.
+    const std::string label = "{channel=\"a \\\"quoted\\\" name\"} ";
+    for (const std::string& line : {"ssimulacra2cmp_alignment_offset_frames" + label + "NaN\n",
+                                   "ssimulacra2cmp_realignments_total" + label + "0\n"}) {
+      S2C_CHECK(text.find(line) != std::string::npos, "no line %s in\n%s", line.c_str(),
+                text.c_str());
+    }
+    channel.SetAlignmentOffset(3);
+    channel.SetAlignmentOffset(-2);
+    channel.CountRealignment();
+    const std::string aligned = s2c_monitor::Exposition(metrics.registry().Collect());
+    for (const std::string& line : {
+             std::string("# TYPE ssimulacra2cmp_alignment_offset_frames gauge\n"),
+             "ssimulacra2cmp_alignment_offset_frames" + label + "-2\n",
+             std::string("# TYPE ssimulacra2cmp_realignments_total counter\n"),
+             "ssimulacra2cmp_realignments_total" + label + "1\n"}) {
+      S2C_CHECK(aligned.find(line) != std::string::npos, "no line %s in\n%s", line.c_str(),
+                aligned.c_str());
+    }
     channel.ScoreStale();
     channel.WindowStale();
+    channel.AlignmentStale();
     const std::string stale = s2c_monitor::Exposition(metrics.registry().Collect());
     for (const char* name : {"score", "coverage_ratio", "window_score_mean", "window_score_min",
-                             "window_score_p5"}) {
+                             "window_score_p5", "alignment_offset_frames"}) {
       const std::string line =
           "ssimulacra2cmp_" + std::string(name) + "{channel=\"a \\\"quoted\\\" name\"} NaN\n";
       S2C_CHECK(stale.find(line) != std::string::npos, "no line %s in\n%s", line.c_str(),
