@@ -85,7 +85,7 @@ frames = doc["frames"]
 assert [f["frameNum"] for f in frames] == [0, 1, 2, 3, 4], frames
 for f in frames:
     assert set(f) == {"frameNum", "segment", "timestamp", "running_time", "dist_timestamp",
-                      "metrics", "label", "utc"}, f
+                      "dist_frameNum", "alignFlagged", "metrics", "label", "utc"}, f
     assert f["label"] == "cmp", f
     assert 0 < f["metrics"]["ssimulacra2"] < 100, f
 pooled = doc["pooled_metrics"]["ssimulacra2"]
@@ -107,15 +107,15 @@ same_results "$dir/cli.json" "$dir/element.json" || fail "the CLI's json differs
 # jsonl and csv on standard output: the same fields, the summary last.
 "$compare" --backend cpu --format jsonl "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.jsonl" \
   || fail "jsonl run"
-[ "$(grep -cE '^\{"frameNum":[0-9]+,"segment":0,"timestamp":[0-9]+,"running_time":[0-9]+,"dist_timestamp":[0-9]+,"ssimulacra2":-?[0-9.e+-]+,"label":"cmp","utc":"[0-9T:.-]+Z"\}$' "$dir/out.jsonl")" = 5 ] \
+[ "$(grep -cE '^\{"frameNum":[0-9]+,"segment":0,"timestamp":[0-9]+,"running_time":[0-9]+,"dist_timestamp":[0-9]+,"dist_frameNum":[0-9]+,"alignFlagged":false,"ssimulacra2":-?[0-9.e+-]+,"label":"cmp","utc":"[0-9T:.-]+Z"\}$' "$dir/out.jsonl")" = 5 ] \
   || { cat "$dir/out.jsonl"; fail "jsonl frame lines"; }
 tail -n 1 "$dir/out.jsonl" | grep -qE '^\{"fps":[0-9.e+-]+,"pooled_metrics":\{"ssimulacra2":\{"min":.*"summary":\{"segment":0,"reason":"eos","frames_scored":5,' \
   || fail "jsonl summary"
 "$compare" --backend cpu --format csv "$dir/ref.mkv" "$dir/dist.mkv" >"$dir/out.csv" \
   || fail "csv run"
-[ "$(head -n 1 "$dir/out.csv")" = "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc" ] \
+[ "$(head -n 1 "$dir/out.csv")" = "frameNum,segment,timestamp,running_time,dist_timestamp,dist_frameNum,alignFlagged,ssimulacra2,label,utc" ] \
   || fail "csv header"
-[ "$(grep -cE '^[0-9]+,0,[0-9]+,[0-9]+,[0-9]+,-?[0-9.e+-]+,cmp,[0-9T:.-]+Z$' "$dir/out.csv")" = 5 ] || fail "csv rows"
+[ "$(grep -cE '^[0-9]+,0,[0-9]+,[0-9]+,[0-9]+,[0-9]+,0,-?[0-9.e+-]+,cmp,[0-9T:.-]+Z$' "$dir/out.csv")" = 5 ] || fail "csv rows"
 grep -q '^# frames_scored,5$' "$dir/out.csv" || fail "csv summary"
 # Standard output is written as it is, never truncated: a file it appends
 # to keeps what it held, and runs in a loop into one file are all there.

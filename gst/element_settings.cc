@@ -108,6 +108,22 @@ GType ColorimetryModeGetType() {
   return type;
 }
 
+GType AlignChoiceGetType() {
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+      {static_cast<int>(AlignChoice::kOff), "Pair by running time, with dist-offset", "off"},
+      {static_cast<int>(AlignChoice::kAuto),
+       "Find the distorted stream's offset in frames from the pictures, and follow it",
+       "auto"},
+      {static_cast<int>(AlignChoice::kIndex),
+       "Pair the n-th reference frame with the n-th distorted frame", "index"},
+      {0, nullptr, nullptr}};
+  if (g_once_init_enter(&type)) {
+    g_once_init_leave(&type, g_enum_register_static("GstSsimulacra2CmpAlign", values));
+  }
+  return type;
+}
+
 }  // namespace
 
 // Most properties are read once, at start: they change in NULL or READY
@@ -283,6 +299,33 @@ void InstallElementProperties(GObjectClass* oc) {
                         ColorimetryModeGetType(), static_cast<int>(DEFAULT_COLORIMETRY_MODE),
                         flags));
   g_object_class_install_property(
+      oc, PROP_ALIGN,
+      g_param_spec_enum("align", "Align",
+                        "How frames are paired: off (by running time, with dist-offset), "
+                        "auto (the distorted stream's offset in frames found from the "
+                        "pictures and followed through dropped and repeated frames; the "
+                        "latency grows by the frames it holds) or index (the n-th "
+                        "reference frame with the n-th distorted frame)",
+                        AlignChoiceGetType(), static_cast<int>(DEFAULT_ALIGN), flags));
+  g_object_class_install_property(
+      oc, PROP_ALIGN_WINDOW,
+      g_param_spec_uint("align-window", "Align window",
+                        "align=auto: offsets (frames) searched either way of the current "
+                        "one; the element holds about twice this many frames of each stream",
+                        1, 120, DEFAULT_ALIGN_WINDOW, flags));
+  g_object_class_install_property(
+      oc, PROP_REF_START_FRAME,
+      g_param_spec_uint64("ref-start-frame", "Reference start frame",
+                          "Reference frames of each segment left unscored before pairing "
+                          "starts (counted in no counter), in every align mode",
+                          0, G_MAXUINT64, DEFAULT_START_FRAME, flags));
+  g_object_class_install_property(
+      oc, PROP_DIST_START_FRAME,
+      g_param_spec_uint64("dist-start-frame", "Distorted start frame",
+                          "Distorted frames of each segment dropped before pairing starts "
+                          "(counted in no counter), in every align mode",
+                          0, G_MAXUINT64, DEFAULT_START_FRAME, flags));
+  g_object_class_install_property(
       oc, PROP_LABEL,
       g_param_spec_string("label", "Label",
                           "Names the monitored channel in every message and results record "
@@ -306,6 +349,19 @@ void InstallElementProperties(GObjectClass* oc) {
                           "CPU backend and while stopped); at most device-memory-limit plus "
                           "the uploaded frames",
                           0, G_MAXUINT64, 0, read_only));
+  g_object_class_install_property(
+      oc, PROP_ALIGN_FLAGGED,
+      g_param_spec_uint64("align-flagged", "Align flagged",
+                          "Pairs of the segment scored while the alignment was being "
+                          "established (the stats field of that name)",
+                          0, G_MAXUINT64, 0, read_only));
+  g_object_class_install_property(
+      oc, PROP_REALIGNMENTS,
+      g_param_spec_uint64("realignments", "Realignments",
+                          "Offsets decided in the segment after its first (the stats field "
+                          "of that name)",
+                          0, G_MAXUINT64, 0, read_only));
+  gst_type_mark_as_plugin_api(AlignChoiceGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(BackendChoiceGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(ResultsFormatGetType(), static_cast<GstPluginAPIFlags>(0));
   gst_type_mark_as_plugin_api(LivePolicyGetType(), static_cast<GstPluginAPIFlags>(0));
@@ -365,6 +421,12 @@ bool SetSettingsProperty(ElementSettings* s, ElementStrings* strings, guint id,
     case PROP_DEVICE_FP64:
       s->device_fp64 = static_cast<DeviceFp64>(g_value_get_enum(value));
       return true;
+    case PROP_ALIGN: s->align = static_cast<AlignChoice>(g_value_get_enum(value)); return true;
+    case PROP_ALIGN_WINDOW:
+      s->align_window = static_cast<int>(g_value_get_uint(value));
+      return true;
+    case PROP_REF_START_FRAME: s->ref_start_frame = g_value_get_uint64(value); return true;
+    case PROP_DIST_START_FRAME: s->dist_start_frame = g_value_get_uint64(value); return true;
     case PROP_METRICS: {
       // No metric at all means the default rather than an element that
       // scores nothing.
@@ -417,6 +479,12 @@ bool GetSettingsProperty(const ElementSettings& s, const ElementStrings& strings
       g_value_set_enum(value, static_cast<int>(s.colorimetry_mode));
       return true;
     case PROP_DEVICE_FP64: g_value_set_enum(value, static_cast<int>(s.device_fp64)); return true;
+    case PROP_ALIGN: g_value_set_enum(value, static_cast<int>(s.align)); return true;
+    case PROP_ALIGN_WINDOW:
+      g_value_set_uint(value, static_cast<guint>(s.align_window));
+      return true;
+    case PROP_REF_START_FRAME: g_value_set_uint64(value, s.ref_start_frame); return true;
+    case PROP_DIST_START_FRAME: g_value_set_uint64(value, s.dist_start_frame); return true;
     case PROP_METRICS: g_value_set_flags(value, s.metrics); return true;
     default:
       return false;

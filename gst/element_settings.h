@@ -23,6 +23,11 @@ enum class LivePolicy : int { kPassUnscored = 0, kWait = 1 };
 // summary counts the lost records) or an element error.
 enum class ResultsFailure : int { kWarn = 0, kError = 1 };
 
+// How reference and distorted frames are paired (align_flow.h): by running
+// time with dist-offset, by content (FrameAligner's kAuto), or the n-th
+// with the n-th (kIndex).
+enum class AlignChoice : int { kOff = 0, kAuto = 1, kIndex = 2 };
+
 enum ElementProperty {
   PROP_0,
   PROP_BACKEND,
@@ -49,9 +54,15 @@ enum ElementProperty {
   PROP_DEVICE_MEMORY_LIMIT,
   PROP_RESULTS_APPEND,
   PROP_COLORIMETRY_MODE,
+  PROP_ALIGN,
+  PROP_ALIGN_WINDOW,
+  PROP_REF_START_FRAME,
+  PROP_DIST_START_FRAME,
   PROP_LAST_SCORE,     // read-only, the element answers
   PROP_STATS,          // read-only, the element answers
   PROP_DEVICE_MEMORY,  // read-only, the element answers
+  PROP_ALIGN_FLAGGED,  // read-only, the element answers
+  PROP_REALIGNMENTS,   // read-only, the element answers
 };
 
 #define DEFAULT_BACKEND s2c::BackendChoice::kAuto
@@ -76,6 +87,9 @@ enum ElementProperty {
 #define DEFAULT_DEVICE_FP64 s2c::DeviceFp64::kAuto
 #define DEFAULT_DEVICE_MEMORY_LIMIT 0
 #define DEFAULT_COLORIMETRY_MODE s2c::ColorimetryMode::kReference
+#define DEFAULT_ALIGN s2c::AlignChoice::kOff
+#define DEFAULT_ALIGN_WINDOW 12
+#define DEFAULT_START_FRAME 0
 
 // The string properties, kept apart from ElementSettings so that copying
 // the settings on each frame never allocates.
@@ -108,6 +122,10 @@ struct ElementSettings {
   DeviceFp64 device_fp64 = DEFAULT_DEVICE_FP64;
   uint64_t device_memory_limit = DEFAULT_DEVICE_MEMORY_LIMIT;  // bytes, 0: none
   ColorimetryMode colorimetry_mode = DEFAULT_COLORIMETRY_MODE;
+  AlignChoice align = DEFAULT_ALIGN;
+  int align_window = DEFAULT_ALIGN_WINDOW;
+  uint64_t ref_start_frame = DEFAULT_START_FRAME;
+  uint64_t dist_start_frame = DEFAULT_START_FRAME;
 };
 
 // The tolerance pairing-tolerance=-1 (auto) gives where no half frame

@@ -3,6 +3,8 @@
 #include "element_state.h"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 
 #include "pairing.h"
 
@@ -42,12 +44,16 @@ int PairsInFlight(GstSsimulacra2Cmp* self) {
 // reference frame may wait for its partner: a negative dist-offset (the
 // distorted feed runs late) and the pairing tolerance. Without the wait, a live pipeline's
 // deadline would pass every reference frame on before its partner arrives.
+// With align=auto, also the frames the aligner holds before its verdict.
 void UpdateLatency(GstSsimulacra2Cmp* self) {
   ElementState* p = self->priv;
   const ElementSettings settings = ReadSettings(self);
-  const int frames = PairsInFlight(self) - 1;
+  int frames = PairsInFlight(self) - 1;
+  if (settings.align == AlignChoice::kAuto) {
+    frames += FrameAligner(AlignMode::kAuto, settings.align_window).FramesHeld();
+  }
   GstClockTime latency = static_cast<GstClockTime>(frames) * RefFramePeriod(p);
-  if (settings.dist_offset < 0) {
+  if (settings.align == AlignChoice::kOff && settings.dist_offset < 0) {
     // -dist_offset as an unsigned magnitude (INT64_MIN has no int64 negation).
     latency = SaturatingLatency(latency, 0 - static_cast<uint64_t>(settings.dist_offset));
   }
@@ -69,6 +75,22 @@ MessageOrigin Origin(ElementState* p) {
   origin.label = p->label;
   return origin;
 }
+
+namespace {
+
+// "offset:pairs" items joined by ',' (SummaryMessage::offsets).
+std::string OffsetsText(const std::vector<std::pair<int64_t, uint64_t>>& offsets) {
+  std::string text;
+  for (const auto& o : offsets) {
+    char item[48];
+    std::snprintf(item, sizeof(item), "%s%" PRId64 ":%" PRIu64, text.empty() ? "" : ",",
+                  o.first, o.second);
+    text += item;
+  }
+  return text;
+}
+
+}  // namespace
 
 // The statistics are copied under the lock and summarized outside it: the
 // percentiles sort up to a million scores (tens of ms), which must not hold
@@ -92,6 +114,9 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
     m.ref_overdue = p->results.ref_overdue;
     m.ref_gaps = p->results.ref_gaps;
     m.results_lost = p->results.results_lost;
+    m.align_flagged = p->results.align_flagged;
+    m.realignments = p->results.realignments;
+    m.offsets = OffsetsText(p->results.offsets);
     m.colorimetry_mode = ColorimetryModeName(p->colorimetry_mode);
     m.colorimetry_adopted = p->colorimetry_adopted;
   }
@@ -108,11 +133,24 @@ void ResetSegment(ElementState* p, uint64_t segment) {
     p->results.started_us = g_get_monotonic_time();
   }
   p->frame_index = 0;
+  ResetAlignment(&p->align);
   p->alarm.Reset();
   p->window.Reset();
   p->coverage.Reset();
   p->ref_period.Reset();
   p->warned_dist_ended = false;
+}
+
+void ResetAlignment(AlignState* a) {
+  for (std::deque<HeldFrame>& held : a->held) {
+    for (HeldFrame& frame : held) gst_clear_buffer(&frame.buffer);
+    held.clear();
+  }
+  a->aligner.reset();
+  a->arrived[kRef] = a->arrived[kDist] = 0;
+  a->ended[kRef] = a->ended[kDist] = false;
+  a->decided = false;
+  a->restored[kRef] = a->restored[kDist] = false;
 }
 
 }  // namespace s2c

@@ -2,8 +2,9 @@
 // The ssimulacra2cmp element's state (ElementState) and the small helpers
 // (element_state.cc) that its files share: gstssimulacra2cmp.cc (the GObject
 // and GstAggregator wiring: properties, caps, events, queries, start and
-// stop), frame_flow.cc (the streaming path: pairing), output_queue.cc
-// (scoring, sending buffers out in order) and link_watch.cc (unlinked pads).
+// stop), frame_flow.cc (the streaming path: pairing by running time),
+// align_flow.cc (pairing by alignment), output_queue.cc (scoring, sending
+// buffers out in order) and link_watch.cc (unlinked pads).
 #ifndef S2C_GST_ELEMENT_STATE_H_
 #define S2C_GST_ELEMENT_STATE_H_
 
@@ -16,12 +17,15 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "alarm.h"
 #include "backend.h"
 #include "colour_interpretation.h"
 #include "coverage.h"
 #include "element_settings.h"
+#include "frame_aligner.h"
 #include "gstssimulacra2cmp.h"
 #include "pairing.h"
 #include "results_writer.h"
@@ -46,6 +50,9 @@ struct Pending {
   PairState state = PairState::kUnscored;
   GstBuffer* ref = nullptr;
   bool gap = false;  // kUnscored: `ref` is a GAP event's empty buffer
+  // kUnscored: before ref-start-frame, left out on purpose: it counts in no
+  // window and no coverage.
+  bool excluded = false;
   GstBuffer* dist = nullptr;  // kWaiting: the partner, not mapped yet
   GstVideoFrame ref_frame = {};   // kScoring
   GstVideoFrame dist_frame = {};  // kScoring
@@ -94,6 +101,11 @@ struct Results {
   uint64_t ref_overdue = 0;
   uint64_t ref_gaps = 0;
   uint64_t results_lost = 0;
+  uint64_t align_flagged = 0;  // pairs scored flagged (FrameMessage::align_flagged)
+  uint64_t realignments = 0;   // decided alignments after the segment's first
+  // Pairs made at each offset (frames), in the order the offsets were first
+  // seen (SummaryMessage::offsets).
+  std::vector<std::pair<int64_t, uint64_t>> offsets;
   double last_score = std::numeric_limits<double>::quiet_NaN();
 };
 
@@ -107,6 +119,33 @@ struct FeedWatchState {
   GstClockTime last[2] = {0, 0};  // clock time of each pad's last buffer
   bool lost[2] = {false, false};
   GstClockID id = nullptr;  // the next check
+};
+
+// A frame taken from its pad by align_flow.cc: a reference frame waiting
+// for its verdict, or a distorted frame that a reference frame may still
+// need.
+struct HeldFrame {
+  GstBuffer* buffer = nullptr;
+  bool gap = false;  // reference: a GAP event's buffer, which leaves in its place
+  bool excluded = false;  // reference: before ref-start-frame, leaves unscored in its place
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+  uint64_t index = 0;   // at its pad, from 0 after its start frame (not for gaps)
+  bool paired = false;  // distorted: scored with a reference frame
+};
+
+// Pairing by alignment (align_flow.h), per segment; the pads' frame counts
+// in every align mode.
+struct AlignState {
+  std::unique_ptr<FrameAligner> aligner;  // align other than off
+  std::deque<HeldFrame> held[2];          // [PadIndex], oldest first
+  // Frames (gaps aside) that reached each pad in the segment, its start
+  // frames included.
+  uint64_t arrived[2] = {0, 0};
+  bool ended[2] = {false, false};  // the aligner was told that the pad is at EOS
+  bool decided = false;  // an offset was decided in the segment: the next is a realignment
+  // Set by the feed watch when a pad's feed is restored (feed_watch.h): the
+  // aligner restarts at that pad's next frame.
+  std::atomic<bool> restored[2] = {{false}, {false}};
 };
 
 // Everything the element keeps between calls.
@@ -157,6 +196,7 @@ struct ElementState {
   GstClockTime last_result_at = GST_CLOCK_TIME_NONE;
   uint64_t next_tag = 0;
   uint64_t frame_index = 0;
+  AlignState align;
   ThresholdAlarm alarm;  // SSIMULACRA 2's threshold (alarm.h)
   WindowSummary window;  // summary-interval (window_summary.h)
   CoverageWatch coverage;  // min-coverage (coverage.h)
@@ -247,9 +287,13 @@ MessageOrigin Origin(ElementState* p);
 // The segment's summary so far.
 SummaryMessage MakeSummary(ElementState* p, const char* reason);
 
-// Segment number `segment` begins: statistics, counters, frame index and
-// alarm from zero.
+// Segment number `segment` begins: statistics, counters, frame index,
+// alignment and alarm from zero.
 void ResetSegment(ElementState* p, uint64_t segment);
+
+// Releases the frames held for alignment and forgets the aligner and the
+// pads' frame counts: a new segment, or stop.
+void ResetAlignment(AlignState* a);
 
 }  // namespace s2c
 

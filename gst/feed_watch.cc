@@ -99,7 +99,11 @@ GstPadProbeReturn OnBuffer(GstPad* pad, GstPadProbeInfo* /*info*/, gpointer data
     timeout = w->timeout;
     if (restored) ScheduleLocked(self);
   }
-  if (restored) PostFeed(self, index, false, timeout);
+  if (restored) {
+    // The offset between the feeds may have changed while one was away.
+    self->priv->align.restored[index] = true;
+    PostFeed(self, index, false, timeout);
+  }
   return GST_PAD_PROBE_OK;
 }
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element's streaming path: each aggregate call takes one pairing
-// decision (pairing.h) on the heads of ref_sink and dist_sink and queues a
-// pair for scoring or lets one frame go unpaired; the output queue
-// (output_queue.h) then sends out, in order, every reference buffer whose
-// turn has come. Buffers are popped once, so no pair is ever scored twice.
+// The element's streaming path: with align=off each aggregate call takes one
+// pairing decision (pairing.h) on the heads of ref_sink and dist_sink and
+// queues a pair for scoring or lets one frame go unpaired (align=auto and
+// index: align_flow.h); the output queue (output_queue.h) then sends out,
+// in order, every reference buffer whose turn has come. Buffers are popped
+// once, so no pair is ever scored twice.
 #include "frame_flow.h"
 
+#include "align_flow.h"
 #include "output_queue.h"
 #include "pad_caps.h"
 #include "pairing.h"
@@ -16,33 +18,6 @@ GST_DEBUG_CATEGORY_EXTERN(gst_ssimulacra2_cmp_debug);
 
 namespace s2c {
 namespace {
-
-// A GAP event becomes an empty buffer flagged GAP in GstAggregator.
-bool IsGap(GstBuffer* buffer) {
-  return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) &&
-         gst_buffer_get_size(buffer) == 0;
-}
-
-PadHead HeadOf(GstAggregatorPad* pad, GstBuffer* buffer, int64_t offset) {
-  PadHead head;
-  head.has_buffer = buffer != nullptr;
-  head.eos = buffer == nullptr && gst_aggregator_pad_is_eos(pad);
-  if (buffer == nullptr || !GST_BUFFER_PTS_IS_VALID(buffer)) return head;
-  GST_OBJECT_LOCK(pad);
-  guint64 rt = GST_CLOCK_TIME_NONE;
-  const int sign = gst_segment_to_running_time_full(
-      &pad->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer), &rt);
-  GST_OBJECT_UNLOCK(pad);
-  if (sign == 0) return head;
-  head.timed = true;
-  head.running_time = OffsetRunningTime(sign, rt, offset);
-  return head;
-}
-
-GstClockTime RunningTime(const PadHead& head) {
-  return head.timed && head.running_time >= 0 ? static_cast<GstClockTime>(head.running_time)
-                                              : GST_CLOCK_TIME_NONE;
-}
 
 // Timestamps of the reference buffer as the frame message reports them.
 FrameMessage DescribeRef(GstAggregatorPad* pad, GstBuffer* ref,
@@ -140,7 +115,7 @@ void NoteConfigured(GstSsimulacra2Cmp* self, const FrameDesc& size) {
 // Checks a pair against the negotiated formats, sets the backend up for a
 // new size, and queues the pair for scoring.
 GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
-                        GstClockTime ref_running_time) {
+                        GstClockTime ref_running_time, const PairOrigin& origin) {
   ElementState* p = self->priv;
   PadFormat& rf = p->format[kRef];
   PadFormat& df = p->format[kDist];
@@ -198,7 +173,77 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     gst_buffer_unref(dist);
     return flow;
   }
-  return QueuePair(self, ref, dist, DescribeRef(self->pads[kRef], ref, dist));
+  FrameMessage frame = DescribeRef(self->pads[kRef], ref, dist);
+  frame.dist_frame_index = origin.dist_index;
+  frame.align_flagged = origin.flagged;
+  return QueuePair(self, ref, dist, frame);
+}
+
+}  // namespace
+
+bool IsGap(GstBuffer* buffer) {
+  return GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_GAP) &&
+         gst_buffer_get_size(buffer) == 0;
+}
+
+PadHead HeadOf(GstAggregatorPad* pad, GstBuffer* buffer, int64_t offset) {
+  PadHead head;
+  head.has_buffer = buffer != nullptr;
+  head.eos = buffer == nullptr && gst_aggregator_pad_is_eos(pad);
+  if (buffer == nullptr || !GST_BUFFER_PTS_IS_VALID(buffer)) return head;
+  GST_OBJECT_LOCK(pad);
+  guint64 rt = GST_CLOCK_TIME_NONE;
+  const int sign = gst_segment_to_running_time_full(
+      &pad->segment, GST_FORMAT_TIME, GST_BUFFER_PTS(buffer), &rt);
+  GST_OBJECT_UNLOCK(pad);
+  if (sign == 0) return head;
+  head.timed = true;
+  head.running_time = OffsetRunningTime(sign, rt, offset);
+  return head;
+}
+
+GstClockTime RunningTime(const PadHead& head) {
+  return head.timed && head.running_time >= 0 ? static_cast<GstClockTime>(head.running_time)
+                                              : GST_CLOCK_TIME_NONE;
+}
+
+void NoteRefFrame(ElementState* p, const PadHead& head, GstBuffer* ref) {
+  if (!head.timed) return;
+  p->ref_period.Note(head.running_time, GST_BUFFER_DURATION_IS_VALID(ref)
+                                            ? static_cast<int64_t>(GST_BUFFER_DURATION(ref))
+                                            : 0);
+}
+
+GstFlowReturn TakePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
+                       GstClockTime ref_running_time, const PairOrigin& origin) {
+  gst_aggregator_selected_samples(Agg(self), GST_BUFFER_PTS(ref), GST_BUFFER_DTS(ref),
+                                  GST_BUFFER_DURATION(ref), nullptr);
+  if (DeadlinePassed(self, ref_running_time)) {
+    return PassOverdue(self, ref, dist, ref_running_time);
+  }
+  return ScorePair(self, ref, dist, ref_running_time, origin);
+}
+
+GstFlowReturn PassUnpaired(GstSsimulacra2Cmp* self, GstBuffer* ref,
+                           GstClockTime ref_running_time, bool late) {
+  ElementState* p = self->priv;
+  if (gst_aggregator_pad_is_eos(self->pads[kDist]) && !p->warned_dist_ended) {
+    p->warned_dist_ended = true;
+    GST_ELEMENT_WARNING(self, STREAM, FAILED,
+                        ("The distorted stream ended before the reference; "
+                         "the rest of the reference passes through unscored."),
+                        (nullptr));
+  }
+  {
+    std::lock_guard<std::mutex> lock(p->results_lock);
+    if (late) {
+      ++p->results.ref_late;
+    } else {
+      ++p->results.ref_unpaired;
+    }
+  }
+  QueueUnscored(p, ref, ref_running_time);
+  return Drain(self, PairsInFlight(self) - 1);
 }
 
 GstFlowReturn Finish(GstSsimulacra2Cmp* self) {
@@ -208,8 +253,6 @@ GstFlowReturn Finish(GstSsimulacra2Cmp* self) {
   if (flow == GST_FLOW_OK) flow = ended;
   return flow == GST_FLOW_OK ? GST_FLOW_EOS : flow;
 }
-
-}  // namespace
 
 bool SameSize(const PadFormat& a, const PadFormat& b) {
   return a.desc.width == b.desc.width && a.desc.height == b.desc.height;
@@ -226,11 +269,13 @@ void ReportSizeMismatch(GstSsimulacra2Cmp* self, const PadFormat& r, const PadFo
   self->priv->negotiation_failed = true;
 }
 
-GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
-  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+namespace {
+
+// align=off: one pairing decision on the heads of the two pads.
+GstFlowReturn AggregateByTime(GstSsimulacra2Cmp* self, const ElementSettings& s,
+                              bool timeout) {
   ElementState* p = self->priv;
-  if (p->negotiation_failed) return GST_FLOW_NOT_NEGOTIATED;
-  const ElementSettings s = ReadSettings(self);
+  AlignState& a = p->align;
   GstAggregatorPad* ref_pad = self->pads[kRef];
   GstAggregatorPad* dist_pad = self->pads[kDist];
 
@@ -243,11 +288,7 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   const bool dist_gap = !ref_gap && dist != nullptr && IsGap(dist);
   const PadHead ref_head = HeadOf(ref_pad, ref, 0);
   const PadHead dist_head = HeadOf(dist_pad, dist, s.dist_offset);
-  if (ref_head.timed && !ref_gap) {
-    p->ref_period.Note(ref_head.running_time, GST_BUFFER_DURATION_IS_VALID(ref)
-                                                  ? static_cast<int64_t>(GST_BUFFER_DURATION(ref))
-                                                  : 0);
-  }
+  if (!ref_gap) NoteRefFrame(p, ref_head, ref);
   gst_clear_buffer(&ref);
   gst_clear_buffer(&dist);
   if (ref_gap) {
@@ -257,6 +298,17 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   if (dist_gap) {
     gst_aggregator_pad_drop_buffer(dist_pad);
     p->coverage.NoteDistGap();
+    return GST_FLOW_OK;
+  }
+  // The start frames are left out on purpose, counted in nothing.
+  if (ref_head.has_buffer && a.arrived[kRef] < s.ref_start_frame) {
+    ++a.arrived[kRef];
+    QueueExcluded(p, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
+    return Drain(self, PairsInFlight(self) - 1);
+  }
+  if (dist_head.has_buffer && a.arrived[kDist] < s.dist_start_frame) {
+    ++a.arrived[kDist];
+    gst_aggregator_pad_drop_buffer(dist_pad);
     return GST_FLOW_OK;
   }
 
@@ -299,47 +351,42 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
     case PairAction::kDone:
       return Finish(self);
     case PairAction::kDistUnpaired: {
+      ++a.arrived[kDist];
       gst_aggregator_pad_drop_buffer(dist_pad);
       std::lock_guard<std::mutex> lock(p->results_lock);
       ++p->results.dist_unpaired;
       return GST_FLOW_OK;
     }
     case PairAction::kRefUnpaired:
-    case PairAction::kRefLate: {
-      if (dist_head.eos && !p->warned_dist_ended) {
-        p->warned_dist_ended = true;
-        GST_ELEMENT_WARNING(self, STREAM, FAILED,
-                            ("The distorted stream ended before the reference; "
-                             "the rest of the reference passes through unscored."),
-                            (nullptr));
-      }
-      {
-        std::lock_guard<std::mutex> lock(p->results_lock);
-        if (action == PairAction::kRefLate) {
-          ++p->results.ref_late;
-        } else {
-          ++p->results.ref_unpaired;
-        }
-      }
-      QueueUnscored(p, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
-      return Drain(self, PairsInFlight(self) - 1);
-    }
+    case PairAction::kRefLate:
+      ++a.arrived[kRef];
+      return PassUnpaired(self, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head),
+                          action == PairAction::kRefLate);
     case PairAction::kPair: {
+      ++a.arrived[kRef];
+      PairOrigin origin;
+      origin.dist_index = a.arrived[kDist]++ - s.dist_start_frame;
       GstBuffer* r = gst_aggregator_pad_pop_buffer(ref_pad);
-      GstBuffer* d = gst_aggregator_pad_pop_buffer(dist_pad);
-      gst_aggregator_selected_samples(agg, GST_BUFFER_PTS(r), GST_BUFFER_DTS(r),
-                                      GST_BUFFER_DURATION(r), nullptr);
-      if (DeadlinePassed(self, RunningTime(ref_head))) {
-        return PassOverdue(self, r, d, RunningTime(ref_head));
-      }
-      return ScorePair(self, r, d, RunningTime(ref_head));
+      return TakePair(self, r, gst_aggregator_pad_pop_buffer(dist_pad), RunningTime(ref_head),
+                      origin);
     }
   }
   return GST_FLOW_OK;
 }
 
+}  // namespace
+
+GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
+  GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
+  if (self->priv->negotiation_failed) return GST_FLOW_NOT_NEGOTIATED;
+  const ElementSettings s = ReadSettings(self);
+  return s.align == AlignChoice::kOff ? AggregateByTime(self, s, timeout)
+                                      : AggregateAligned(self, s, timeout);
+}
+
 // The next live deadline (the base class adds the latency): the output
-// queue's (output_queue.h), else the running time of the reference waiting
+// queue's (output_queue.h), else the running time of the oldest reference
+// frame held for its alignment verdict, else that of the reference waiting
 // at the pad. With the reference at EOS, the end of the last frame sent, so
 // that a distorted feed that never comes cannot hold up the end of the
 // stream. Nothing to wait for, or the "wait" policy: no timeout.
@@ -348,6 +395,9 @@ GstClockTime GetNextTime(GstAggregator* agg) {
   if (ReadSettings(self).live_policy == LivePolicy::kWait) return GST_CLOCK_TIME_NONE;
   const GstClockTime queue = QueueNextTime(self);
   if (GST_CLOCK_TIME_IS_VALID(queue)) return queue;
+  // align=auto or index: the oldest reference frame waiting for its verdict.
+  const std::deque<HeldFrame>& held = self->priv->align.held[kRef];
+  if (!held.empty()) return held.front().running_time;
   GstAggregatorPad* pad = self->pads[kRef];
   GstBuffer* ref = gst_aggregator_pad_peek_buffer(pad);
   if (ref == nullptr) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The element's streaming path (frame_flow.cc): pairing, and handing pairs
-// to the output queue (output_queue.h).
+// The element's streaming path (frame_flow.cc): pairing by running time,
+// and handing pairs to the output queue (output_queue.h); pairing by
+// alignment is align_flow.h's, through the outcomes below.
 #ifndef S2C_GST_FRAME_FLOW_H_
 #define S2C_GST_FRAME_FLOW_H_
 
@@ -13,6 +14,37 @@ GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout);
 GstClockTime GetNextTime(GstAggregator* agg);
 
 bool SameSize(const PadFormat& a, const PadFormat& b);
+
+// A GAP event, which GstAggregator turns into an empty buffer flagged GAP.
+bool IsGap(GstBuffer* buffer);
+
+// What a pad's buffer (none: nullptr) offers, its running time plus
+// `offset` (ns).
+PadHead HeadOf(GstAggregatorPad* pad, GstBuffer* buffer, int64_t offset);
+
+// The head's running time, NONE when untimed or negative.
+GstClockTime RunningTime(const PadHead& head);
+
+// A reference frame seen at its pad: the frame period where the caps state
+// none (FramePeriod).
+void NoteRefFrame(ElementState* p, const PadHead& head, GstBuffer* ref);
+
+// Where a pair's distorted frame came from, for its frame message.
+struct PairOrigin {
+  uint64_t dist_index = 0;  // FrameMessage::dist_frame_index
+  bool flagged = false;     // FrameMessage::align_flagged
+};
+
+// The outcomes of pairing, each taking its buffers. A pair: scored, or,
+// live and past its reference's deadline, passed on unscored (ref-overdue).
+GstFlowReturn TakePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
+                       GstClockTime ref_running_time, const PairOrigin& origin);
+// A reference frame without a partner, passed on unscored: counted in
+// ref-late (`late`: live, its deadline came first) or ref-unpaired.
+GstFlowReturn PassUnpaired(GstSsimulacra2Cmp* self, GstBuffer* ref,
+                           GstClockTime ref_running_time, bool late);
+// Both streams are done: everything queued leaves, then the summary; EOS.
+GstFlowReturn Finish(GstSsimulacra2Cmp* self);
 
 // A negotiation error naming the two sizes and the videoscale to insert.
 void ReportSizeMismatch(GstSsimulacra2Cmp* self, const PadFormat& r, const PadFormat& d);

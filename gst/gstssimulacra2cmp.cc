@@ -247,6 +247,7 @@ gboolean Stop(GstAggregator* agg) {
   s2c::StopLinkWatch(GST_SSIMULACRA2_CMP(agg));
   s2c::StopFeedWatch(GST_SSIMULACRA2_CMP(agg));
   if (p->backend) DropPending(p);
+  ResetAlignment(&p->align);
   p->backend.reset();
   p->device_bytes = 0;
   // Stopped before EOS: the file still gets the summary of what was scored.
@@ -280,7 +281,7 @@ GstStateChangeReturn ChangeState(GstElement* element, GstStateChange transition)
 
 // Flush-stop on both pads (a seek): results in flight are dropped, the
 // segment's summary is written and posted, and the next segment's
-// statistics start from zero.
+// statistics and alignment start from zero (ResetSegment).
 GstFlowReturn Flush(GstAggregator* agg) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   s2c::ElementState* p = self->priv;
@@ -334,6 +335,16 @@ void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
     case s2c::PROP_DEVICE_MEMORY:
       g_value_set_uint64(value, p->device_bytes);
       return;
+    case s2c::PROP_ALIGN_FLAGGED: {
+      std::lock_guard<std::mutex> lock(p->results_lock);
+      g_value_set_uint64(value, p->results.align_flagged);
+      return;
+    }
+    case s2c::PROP_REALIGNMENTS: {
+      std::lock_guard<std::mutex> lock(p->results_lock);
+      g_value_set_uint64(value, p->results.realignments);
+      return;
+    }
     default:
       break;
   }

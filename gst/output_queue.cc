@@ -212,6 +212,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
       p->results.last_score = score;
     }
     if (f.metrics & kMetricSsim) p->results.ssim_stats.Add(f.ssim.combined);
+    if (f.align_flagged) ++p->results.align_flagged;
   }
   GstBuffer* out = gst_buffer_make_writable(pending->ref);
   pending->ref = nullptr;
@@ -222,6 +223,7 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   meta.ssim_db = f.ssim.combined_db;
   meta.frame_index = f.frame_index;
   meta.dist_timestamp = f.dist_timestamp;
+  meta.dist_frame_index = f.dist_frame_index;
   AddScoreMeta(out, meta);
   if (s.post_messages) PostStructure(self, f.ToStructure());
   UpdateAlarm(self, s, f);
@@ -486,7 +488,9 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
       flow = FinishScored(self, &front);
       p->pending.pop_front();
     } else if (front.state == PairState::kUnscored) {
-      if (!front.gap) CountInWindow(self, front.frame.running_time, false, false, 0.0);
+      if (!front.gap && !front.excluded) {
+        CountInWindow(self, front.frame.running_time, false, false, 0.0);
+      }
       flow = front.gap ? PushGap(self, front.ref) : Push(self, front.ref);
       front.ref = nullptr;
       p->pending.pop_front();
@@ -507,6 +511,11 @@ void QueueUnscored(ElementState* p, GstBuffer* ref, GstClockTime running_time) {
   pending.ref = ref;
   pending.frame.running_time = running_time;
   p->pending.push_back(pending);
+}
+
+void QueueExcluded(ElementState* p, GstBuffer* ref, GstClockTime running_time) {
+  QueueUnscored(p, ref, running_time);
+  p->pending.back().excluded = true;
 }
 
 void QueueGap(ElementState* p, GstBuffer* gap, GstClockTime running_time) {

@@ -26,6 +26,10 @@ namespace s2c {
 // the deadline of `running_time`, NONE for at once).
 void QueueUnscored(ElementState* p, GstBuffer* ref, GstClockTime running_time);
 
+// Queues a reference before ref-start-frame, left out on purpose: it
+// leaves unscored in its turn and counts in no window or coverage.
+void QueueExcluded(ElementState* p, GstBuffer* ref, GstClockTime running_time);
+
 // Queues a GAP event's buffer from ref_sink (taken): it leaves as a GAP
 // event with its timestamp and duration, and is counted in ref-gaps.
 void QueueGap(ElementState* p, GstBuffer* gap, GstClockTime running_time);

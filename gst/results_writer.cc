@@ -40,6 +40,12 @@ std::string Number(uint64_t v) {
   return buf;
 }
 
+// A flag as JSON's true or false, or a CSV cell's 1 or 0.
+std::string Flag(bool v, ResultsFormat format) {
+  if (format == ResultsFormat::kCsv) return v ? "1" : "0";
+  return v ? "true" : "false";
+}
+
 // A string as a JSON string literal, or a CSV cell: as it is, or quoted as
 // RFC 4180 says when it holds a comma, a quote or a line break. Control
 // characters are left out of both.
@@ -97,7 +103,9 @@ Fields FrameFields(const FrameMessage& f, ResultsFormat format) {
           {"segment", Number(f.segment)},
           {"timestamp", TimeField(f.timestamp, format)},
           {"running_time", TimeField(f.running_time, format)},
-          {"dist_timestamp", TimeField(f.dist_timestamp, format)}};
+          {"dist_timestamp", TimeField(f.dist_timestamp, format)},
+          {"dist_frameNum", Number(f.dist_frame_index)},
+          {"alignFlagged", Flag(f.align_flagged, format)}};
 }
 
 // The "summary" object: which segment, why it ended, the counts, and
@@ -115,6 +123,9 @@ Fields CountFields(const SummaryMessage& m, ResultsFormat format) {
           {"ref_overdue", Number(m.ref_overdue)},
           {"ref_gaps", Number(m.ref_gaps)},
           {"results_lost", Number(m.results_lost)},
+          {"align_flagged", Number(m.align_flagged)},
+          {"realignments", Number(m.realignments)},
+          {"offsets", Text(m.offsets, format)},
           {"colorimetry_mode", Text(m.colorimetry_mode, format)},
           {"colorimetry_adopted", Text(m.colorimetry_adopted, format)}};
   const Fields origin = OriginFields(m.origin, format);

@@ -3,14 +3,18 @@
 // one schema in three formats, the same field names in each.
 //
 // A frame's record: "frameNum" (its index in the segment), "segment" (0 at
-// start, one more after each flush), the timestamps, the scores, then
-// "label" and "utc" (the message's origin, score_message.h). A segment's
-// summary: "fps", "pooled_metrics" (each metric's min, max, mean,
-// harmonic_mean, the percentiles, stddev) and "summary" (the segment, the
-// reason it ended, the counts, "label" and "utc").
+// start, one more after each flush), the timestamps, "dist_frameNum" (the
+// distorted frame's number at its pad) and "alignFlagged" (true or false,
+// in csv 1 or 0: scored while the alignment was being established), the
+// scores, then "label" and "utc" (the message's origin, score_message.h).
+// A segment's summary: "fps", "pooled_metrics" (each metric's min, max,
+// mean, harmonic_mean, the percentiles, stddev) and "summary" (the segment,
+// the reason it ended, the counts, the alignment's "align_flagged",
+// "realignments" and "offsets", "label" and "utc").
 //
 // - json: libvmaf's layout, which VMAF tooling reads: {"version", "frames":
-//   [{"frameNum", "segment", the timestamps, "metrics": {"ssimulacra2"}}],
+//   [{"frameNum", "segment", the timestamps, "dist_frameNum",
+//   "alignFlagged", "metrics": {"ssimulacra2"}}],
 //   "segments": [the summaries of the segments that flushes ended], then
 //   the last segment's "fps", "pooled_metrics", "aggregate_metrics" (libvmaf's
 //   key; always empty) and "summary"}. With SSIM, each frame's metrics also

@@ -18,6 +18,7 @@ constexpr char kTypeThresholdCleared[] = "threshold-cleared";
 constexpr char kTypeFeed[] = "feed";
 constexpr char kTypeWindow[] = "window";
 constexpr char kTypeCoverage[] = "coverage";
+constexpr char kTypeAlignment[] = "alignment";
 
 constexpr char kScore[] = "score";
 constexpr char kFrameIndex[] = "frame-index";
@@ -26,6 +27,8 @@ constexpr char kStreamTime[] = "stream-time";
 constexpr char kRunningTime[] = "running-time";
 constexpr char kDuration[] = "duration";
 constexpr char kDistTimestamp[] = "dist-timestamp";
+constexpr char kDistFrameIndex[] = "dist-frame-index";
+constexpr char kAlignFlagged[] = "align-flagged";
 constexpr char kSegment[] = "segment";
 
 constexpr char kReason[] = "reason";
@@ -37,6 +40,8 @@ constexpr char kRefSkipped[] = "ref-skipped";
 constexpr char kRefOverdue[] = "ref-overdue";
 constexpr char kRefGaps[] = "ref-gaps";
 constexpr char kResultsLost[] = "results-lost";
+constexpr char kRealignments[] = "realignments";
+constexpr char kOffsets[] = "offsets";
 constexpr char kColorimetryMode[] = "colorimetry-mode";
 constexpr char kColorimetryAdopted[] = "colorimetry-adopted";
 constexpr char kMean[] = "mean";
@@ -78,6 +83,11 @@ constexpr char kRefWidth[] = "ref-width";
 constexpr char kRefHeight[] = "ref-height";
 constexpr char kDistWidth[] = "dist-width";
 constexpr char kDistHeight[] = "dist-height";
+
+constexpr char kOffsetFrames[] = "offset-frames";
+constexpr char kOffsetNs[] = "offset-ns";
+constexpr char kConfidence[] = "confidence";
+constexpr char kDecided[] = "decided";
 
 constexpr char kLabel[] = "label";
 constexpr char kUtc[] = "utc";
@@ -144,6 +154,7 @@ MessageType GetMessageType(const GstStructure* s) {
   if (HasType(s, kTypeFeed)) return MessageType::kFeed;
   if (HasType(s, kTypeWindow)) return MessageType::kWindow;
   if (HasType(s, kTypeCoverage)) return MessageType::kCoverage;
+  if (HasType(s, kTypeAlignment)) return MessageType::kAlignment;
   return MessageType::kUnknown;
 }
 
@@ -164,6 +175,8 @@ GstStructure* FrameMessage::ToStructure() const {
                     kRunningTime, G_TYPE_UINT64, guint64{running_time},
                     kDuration, G_TYPE_UINT64, guint64{duration},
                     kDistTimestamp, G_TYPE_UINT64, guint64{dist_timestamp},
+                    kDistFrameIndex, G_TYPE_UINT64, guint64{dist_frame_index},
+                    kAlignFlagged, G_TYPE_BOOLEAN, gboolean{align_flagged},
                     nullptr);
   SetOrigin(s, origin);
   return s;
@@ -186,6 +199,9 @@ bool FrameMessage::FromStructure(const GstStructure* s, FrameMessage* out) {
     }
     out->metrics |= kMetricSsim;
   }
+  gboolean flagged = FALSE;
+  if (!gst_structure_get_boolean(s, kAlignFlagged, &flagged)) return false;
+  out->align_flagged = flagged;
   return out->metrics != 0 &&
          GetU64(s, kFrameIndex, &out->frame_index) &&
          GetU64(s, kSegment, &out->segment) &&
@@ -193,7 +209,8 @@ bool FrameMessage::FromStructure(const GstStructure* s, FrameMessage* out) {
          GetU64(s, kStreamTime, &out->stream_time) &&
          GetU64(s, kRunningTime, &out->running_time) &&
          GetU64(s, kDuration, &out->duration) &&
-         GetU64(s, kDistTimestamp, &out->dist_timestamp) && GetOrigin(s, &out->origin);
+         GetU64(s, kDistTimestamp, &out->dist_timestamp) &&
+         GetU64(s, kDistFrameIndex, &out->dist_frame_index) && GetOrigin(s, &out->origin);
 }
 
 namespace {
@@ -239,7 +256,10 @@ GstStructure* SummaryMessage::ToStructure() const {
                     kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
                     kRefOverdue, G_TYPE_UINT64, guint64{ref_overdue},
                     kRefGaps, G_TYPE_UINT64, guint64{ref_gaps},
-                    kResultsLost, G_TYPE_UINT64, guint64{results_lost}, nullptr);
+                    kResultsLost, G_TYPE_UINT64, guint64{results_lost},
+                    kAlignFlagged, G_TYPE_UINT64, guint64{align_flagged},
+                    kRealignments, G_TYPE_UINT64, guint64{realignments},
+                    kOffsets, G_TYPE_STRING, offsets.c_str(), nullptr);
   if (metrics & kMetricSsimulacra2) SetStats(s, "", scores);
   if (metrics & kMetricSsim) SetStats(s, kSsimPrefix, ssim);
   gst_structure_set(s, kColorimetryMode, G_TYPE_STRING, colorimetry_mode.c_str(),
@@ -257,8 +277,12 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
   const char* reason = gst_structure_get_string(s, kReason);
   const char* mode = gst_structure_get_string(s, kColorimetryMode);
   const char* adopted = gst_structure_get_string(s, kColorimetryAdopted);
-  if (reason == nullptr || mode == nullptr || adopted == nullptr) return false;
+  const char* offsets = gst_structure_get_string(s, kOffsets);
+  if (reason == nullptr || mode == nullptr || adopted == nullptr || offsets == nullptr) {
+    return false;
+  }
   out->reason = reason;
+  out->offsets = offsets;
   out->colorimetry_mode = mode;
   out->colorimetry_adopted = adopted;
   uint64_t frames = 0;
@@ -270,7 +294,9 @@ bool SummaryMessage::FromStructure(const GstStructure* s,
       !GetU64(s, kRefSkipped, &out->ref_skipped) ||
       !GetU64(s, kRefOverdue, &out->ref_overdue) ||
       !GetU64(s, kRefGaps, &out->ref_gaps) ||
-      !GetU64(s, kResultsLost, &out->results_lost) || !GetOrigin(s, &out->origin)) {
+      !GetU64(s, kResultsLost, &out->results_lost) ||
+      !GetU64(s, kAlignFlagged, &out->align_flagged) ||
+      !GetU64(s, kRealignments, &out->realignments) || !GetOrigin(s, &out->origin)) {
     return false;
   }
   out->metrics = 0;
@@ -420,6 +446,35 @@ bool CoverageMessage::FromStructure(const GstStructure* s, CoverageMessage* out)
            gst_structure_get_int(s, kDistHeight, &out->dist_height);
   }
   return ok;
+}
+
+GstStructure* AlignmentMessage::ToStructure() const {
+  GstStructure* s = NewMessageStructure(kTypeAlignment);
+  gst_structure_set(s, kOffsetFrames, G_TYPE_INT64, gint64{offset_frames},
+                    kOffsetNs, G_TYPE_INT64, gint64{offset_ns},
+                    kConfidence, G_TYPE_DOUBLE, confidence,
+                    kReason, G_TYPE_STRING, reason.c_str(),
+                    kDecided, G_TYPE_BOOLEAN, gboolean{decided},
+                    kFrameIndex, G_TYPE_UINT64, guint64{frame_index}, nullptr);
+  SetOrigin(s, origin);
+  return s;
+}
+
+bool AlignmentMessage::FromStructure(const GstStructure* s, AlignmentMessage* out) {
+  gint64 frames = 0;
+  gint64 ns = 0;
+  gboolean decided = FALSE;
+  if (!HasType(s, kTypeAlignment) || !gst_structure_get_int64(s, kOffsetFrames, &frames) ||
+      !gst_structure_get_int64(s, kOffsetNs, &ns) ||
+      !gst_structure_get_double(s, kConfidence, &out->confidence) ||
+      !GetString(s, kReason, &out->reason) || !gst_structure_get_boolean(s, kDecided, &decided) ||
+      !GetU64(s, kFrameIndex, &out->frame_index) || !GetOrigin(s, &out->origin)) {
+    return false;
+  }
+  out->offset_frames = frames;
+  out->offset_ns = ns;
+  out->decided = decided;
+  return true;
 }
 
 }  // namespace s2c

@@ -20,7 +20,7 @@ namespace s2c {
 extern const char kMessageName[];  // "ssimulacra2cmp"
 
 enum class MessageType { kUnknown, kFrame, kSummary, kThreshold, kThresholdCleared, kFeed,
-                         kWindow, kCoverage };
+                         kWindow, kCoverage, kAlignment };
 
 // The kind of an element message, kUnknown for anything not ours.
 MessageType GetMessageType(const GstStructure* s);
@@ -54,6 +54,12 @@ struct FrameMessage {
   GstClockTime duration = GST_CLOCK_TIME_NONE;
   // PTS of the distorted buffer it was paired with, before dist-offset.
   GstClockTime dist_timestamp = GST_CLOCK_TIME_NONE;
+  // That buffer's number at dist_sink, from 0 in the segment after
+  // dist-start-frame (gaps are not frames), in every align mode.
+  uint64_t dist_frame_index = 0;
+  // align=auto: the pair was scored while the offset was being
+  // (re)established, or against its frames' own evidence (frame_aligner.h).
+  bool align_flagged = false;
   MessageOrigin origin;
 
   GstStructure* ToStructure() const;  // (transfer full)
@@ -84,6 +90,13 @@ struct SummaryMessage {
   // Records of the segment that results-location could not take: its
   // frames', and in the message also its own summary's.
   uint64_t results_lost = 0;
+  // With align other than off: the pairs scored flagged (FrameMessage::
+  // align_flagged), the offsets decided after the segment's first, and the
+  // offsets pairs were made at, "offset:pairs" in the order first seen,
+  // joined by ',' ("0:25,-1:34"; "" with align=off).
+  uint64_t align_flagged = 0;
+  uint64_t realignments = 0;
+  std::string offsets;
   // The colorimetry-mode property in effect ("reference" or "per-stream"),
   // and what the distorted stream's reading took from the reference's
   // colour description ("matrix bt601 -> bt709, ..."; "" for nothing:
@@ -183,6 +196,26 @@ struct CoverageMessage {
 
   GstStructure* ToStructure() const;
   static bool FromStructure(const GstStructure* s, CoverageMessage* out);
+};
+
+// type="alignment" (align=auto or index): the distorted stream's offset in
+// frames was decided, changed, or could not be decided (frame_aligner.h).
+struct AlignmentMessage {
+  int64_t offset_frames = 0;  // distorted index minus reference index
+  // The distorted running time minus the reference's at the first pair of
+  // that offset, or offset_frames reference frame periods where that pair
+  // is not known (its frames are gone, or untimed).
+  int64_t offset_ns = 0;
+  double confidence = 0.0;  // 0..1
+  std::string reason;  // start, drift, dropped-frame, repeated-frame, feed-restored, undecided
+  bool decided = false;
+  // The first reference frame it applies to: its number at ref_sink, from
+  // 0 in the segment after ref-start-frame.
+  uint64_t frame_index = 0;
+  MessageOrigin origin;
+
+  GstStructure* ToStructure() const;
+  static bool FromStructure(const GstStructure* s, AlignmentMessage* out);
 };
 
 }  // namespace s2c

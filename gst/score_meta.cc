@@ -11,6 +11,7 @@ namespace {
 constexpr char kScore[] = SSIMULACRA2CMP_META_SCORE;
 constexpr char kFrameIndex[] = SSIMULACRA2CMP_META_FRAME_INDEX;
 constexpr char kDistTimestamp[] = SSIMULACRA2CMP_META_DIST_TIMESTAMP;
+constexpr char kDistFrameIndex[] = SSIMULACRA2CMP_META_DIST_FRAME_INDEX;
 constexpr char kSsim[] = SSIMULACRA2CMP_META_SSIM;
 constexpr char kSsimDb[] = SSIMULACRA2CMP_META_SSIM_DB;
 }  // namespace
@@ -40,7 +41,8 @@ void AddScoreMeta(GstBuffer* buffer, const ScoreMeta& meta) {
                       nullptr);
   }
   gst_structure_set(s, kFrameIndex, G_TYPE_UINT64, guint64{meta.frame_index},
-                    kDistTimestamp, G_TYPE_UINT64, guint64{meta.dist_timestamp}, nullptr);
+                    kDistTimestamp, G_TYPE_UINT64, guint64{meta.dist_timestamp},
+                    kDistFrameIndex, G_TYPE_UINT64, guint64{meta.dist_frame_index}, nullptr);
 }
 
 bool GetScoreMeta(GstBuffer* buffer, ScoreMeta* out) {
@@ -49,6 +51,7 @@ bool GetScoreMeta(GstBuffer* buffer, ScoreMeta* out) {
   const GstStructure* s = gst_custom_meta_get_structure(custom);
   guint64 index = 0;
   guint64 dist_ts = 0;
+  guint64 dist_index = 0;
   out->metrics = 0;
   if (gst_structure_get_double(s, kScore, &out->score)) out->metrics |= kMetricSsimulacra2;
   if (gst_structure_get_double(s, kSsim, &out->ssim) &&
@@ -56,11 +59,13 @@ bool GetScoreMeta(GstBuffer* buffer, ScoreMeta* out) {
     out->metrics |= kMetricSsim;
   }
   if (out->metrics == 0 || !gst_structure_get_uint64(s, kFrameIndex, &index) ||
-      !gst_structure_get_uint64(s, kDistTimestamp, &dist_ts)) {
+      !gst_structure_get_uint64(s, kDistTimestamp, &dist_ts) ||
+      !gst_structure_get_uint64(s, kDistFrameIndex, &dist_index)) {
     return false;
   }
   out->frame_index = index;
   out->dist_timestamp = dist_ts;
+  out->dist_frame_index = dist_index;
   return true;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The score attached to each scored reference buffer: a GstCustomMeta named
 // "Ssimulacra2CmpMeta" whose GstStructure holds score (gdouble, SSIMULACRA
-// 2), ssim and ssim-db (gdouble, with SSIM on), frame-index (guint64) and
-// dist-timestamp (guint64, GstClockTime). It has no tags, so
+// 2), ssim and ssim-db (gdouble, with SSIM on), frame-index (guint64),
+// dist-timestamp (guint64, GstClockTime) and dist-frame-index (guint64). It has no tags, so
 // videoconvert, tee and queue keep it; applications read it with
 // gst_buffer_get_custom_meta() and gst_custom_meta_get_structure() from C or
 // Python, or with the installed C header ssimulacra2cmp-meta.h, which also
@@ -27,6 +27,7 @@ struct ScoreMeta {
   double ssim_db = 0.0;  // and in dB
   uint64_t frame_index = 0;
   GstClockTime dist_timestamp = GST_CLOCK_TIME_NONE;
+  uint64_t dist_frame_index = 0;
 };
 
 // Registers the meta once per process; safe to call again.

@@ -8,8 +8,10 @@
  * include ssimulacra2, SSIM raw and in dB (gdoubles) when they include ssim,
  * the frame index (guint64: the reference frame's number when its buffer
  * has one, offset N with offset_end N + 1, else the scored pair's index in
- * the segment, from 0) and the PTS of the distorted buffer it was paired
- * with (guint64, a GstClockTime). Buffers that went out unscored carry no
+ * the segment, from 0), the PTS of the distorted buffer it was paired
+ * with (guint64, a GstClockTime) and that buffer's number at the element's
+ * dist_sink (guint64, "dist-frame-index": from 0 in the segment after
+ * dist-start-frame). Buffers that went out unscored carry no
  * such meta. The plugin registers the meta when it is loaded; this header
  * adds nothing to link against (pkg-config --cflags ssimulacra2cmp).
  *
@@ -27,6 +29,7 @@ G_BEGIN_DECLS
 #define SSIMULACRA2CMP_META_SCORE "score"
 #define SSIMULACRA2CMP_META_FRAME_INDEX "frame-index"
 #define SSIMULACRA2CMP_META_DIST_TIMESTAMP "dist-timestamp"
+#define SSIMULACRA2CMP_META_DIST_FRAME_INDEX "dist-frame-index"
 #define SSIMULACRA2CMP_META_SSIM "ssim"
 #define SSIMULACRA2CMP_META_SSIM_DB "ssim-db"
 

@@ -87,6 +87,13 @@ bool Collect(GstMessage* message, RunResult* result) {
           }
           break;
         }
+        case s2c::MessageType::kAlignment: {
+          s2c::AlignmentMessage alignment;
+          if (s2c::AlignmentMessage::FromStructure(s, &alignment)) {
+            result->alignments.push_back(alignment);
+          }
+          break;
+        }
         case s2c::MessageType::kUnknown:
           break;
       }

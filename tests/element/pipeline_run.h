@@ -31,6 +31,7 @@ struct RunResult {
   std::vector<s2c::FeedMessage> feeds;
   std::vector<s2c::WindowMessage> windows;
   std::vector<s2c::CoverageMessage> coverage;
+  std::vector<s2c::AlignmentMessage> alignments;
   std::vector<std::string> warnings;  // texts of warning messages
   std::vector<std::string> errors;    // texts of error messages
   std::vector<OutBuffer> out;         // buffers that reached "out"

@@ -398,7 +398,8 @@ GST_START_TEST(test_results_file_has_one_line_per_frame) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
-  fail_unless(line == "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc");
+  fail_unless(line == "frameNum,segment,timestamp,running_time,dist_timestamp,dist_frameNum,"
+                      "alignFlagged,ssimulacra2,label,utc");
   size_t n = 0;
   while (std::getline(in, line) && line[0] != '#') {
     fail_unless(n < r.frames.size());

@@ -30,6 +30,8 @@ void TestFrameRoundTrip() {
   f.running_time = 180 * GST_MSECOND;
   f.duration = 40 * GST_MSECOND;
   f.dist_timestamp = 240 * GST_MSECOND;
+  f.dist_frame_index = 5;
+  f.align_flagged = true;
   f.segment = 2;
   f.origin.label = "channel 7";
   f.origin.utc = s2c::UtcNow();
@@ -39,6 +41,8 @@ void TestFrameRoundTrip() {
   S2C_CHECK(gst_structure_get_field_type(s, "score") == G_TYPE_DOUBLE);
   S2C_CHECK(gst_structure_get_field_type(s, "frame-index") == G_TYPE_UINT64);
   S2C_CHECK(gst_structure_get_field_type(s, "dist-timestamp") == G_TYPE_UINT64);
+  S2C_CHECK(gst_structure_get_field_type(s, "dist-frame-index") == G_TYPE_UINT64);
+  S2C_CHECK(gst_structure_get_field_type(s, "align-flagged") == G_TYPE_BOOLEAN);
   // The origin last: label, then utc, as strings.
   const int n = gst_structure_n_fields(s);
   S2C_CHECK(std::string(gst_structure_nth_field_name(s, n - 2)) == "label");
@@ -55,6 +59,7 @@ void TestFrameRoundTrip() {
   S2C_CHECK(back.frame_index == 7 && back.segment == 2 && back.timestamp == f.timestamp &&
         back.stream_time == f.stream_time && back.running_time == f.running_time &&
         back.duration == f.duration && back.dist_timestamp == f.dist_timestamp);
+  S2C_CHECK(back.dist_frame_index == 5 && back.align_flagged);
   S2C_CHECK(back.origin.label == f.origin.label && back.origin.utc == f.origin.utc);
   s2c::SummaryMessage wrong;
   S2C_CHECK(!s2c::SummaryMessage::FromStructure(s, &wrong));
@@ -77,6 +82,9 @@ void TestSummaryAndThresholdRoundTrip() {
   m.segment = 9;
   m.colorimetry_mode = "per-stream";
   m.colorimetry_adopted = "primaries bt709 -> bt2020";
+  m.align_flagged = 11;
+  m.realignments = 12;
+  m.offsets = "3:40,2:17";
   GstStructure* s = m.ToStructure();
   s2c::SummaryMessage back;
   S2C_CHECK(s2c::SummaryMessage::FromStructure(s, &back));
@@ -86,6 +94,7 @@ void TestSummaryAndThresholdRoundTrip() {
   S2C_CHECK(back.reason == "eos" && back.scores.frames == 4 && back.ref_unpaired == 3 &&
         back.dist_unpaired == 4 && back.ref_late == 5 && back.results_lost == 6 &&
         back.ref_skipped == 7 && back.ref_gaps == 8 && back.ref_overdue == 10);
+  S2C_CHECK(back.align_flagged == 11 && back.realignments == 12 && back.offsets == "3:40,2:17");
   S2C_CHECK(SameBits(back.scores.mean, 85.0) && SameBits(back.scores.min, 70.0) &&
         SameBits(back.scores.max, 100.0) && SameBits(back.scores.p5, 70.0));
   // Nearest rank on 70, 80, 90, 100: p25 the 1st, the median the 2nd, p75
@@ -107,6 +116,37 @@ void TestSummaryAndThresholdRoundTrip() {
   s2c::ThresholdMessage tb;
   S2C_CHECK(s2c::ThresholdMessage::FromStructure(s, &tb));
   S2C_CHECK(tb.cleared && SameBits(tb.score, 61.5) && tb.frame_index == 9);
+  gst_structure_free(s);
+}
+
+void TestAlignmentRoundTrip() {
+  s2c::AlignmentMessage m;
+  m.offset_frames = -2;
+  m.offset_ns = -80 * GST_MSECOND;
+  m.confidence = 0.8125;
+  m.reason = "dropped-frame";
+  m.decided = true;
+  m.frame_index = 25;
+  m.origin.label = "channel 7";
+  m.origin.utc = s2c::UtcNow();
+  GstStructure* s = m.ToStructure();
+  S2C_CHECK(s2c::GetMessageType(s) == s2c::MessageType::kAlignment);
+  S2C_CHECK(gst_structure_get_field_type(s, "offset-frames") == G_TYPE_INT64);
+  S2C_CHECK(gst_structure_get_field_type(s, "offset-ns") == G_TYPE_INT64);
+  S2C_CHECK(gst_structure_get_field_type(s, "confidence") == G_TYPE_DOUBLE);
+  S2C_CHECK(gst_structure_get_field_type(s, "reason") == G_TYPE_STRING);
+  S2C_CHECK(gst_structure_get_field_type(s, "decided") == G_TYPE_BOOLEAN);
+  S2C_CHECK(gst_structure_get_field_type(s, "frame-index") == G_TYPE_UINT64);
+  const int n = gst_structure_n_fields(s);
+  S2C_CHECK(std::string(gst_structure_nth_field_name(s, n - 1)) == "utc");
+  s2c::AlignmentMessage back;
+  S2C_CHECK(s2c::AlignmentMessage::FromStructure(s, &back));
+  S2C_CHECK(back.offset_frames == -2 && back.offset_ns == m.offset_ns &&
+            SameBits(back.confidence, 0.8125) && back.reason == "dropped-frame" &&
+            back.decided && back.frame_index == 25 && back.origin.label == "channel 7" &&
+            back.origin.utc == m.origin.utc);
+  s2c::FrameMessage wrong;
+  S2C_CHECK(!s2c::FrameMessage::FromStructure(s, &wrong));
   gst_structure_free(s);
 }
 
@@ -214,12 +254,13 @@ void TestMetaAndCopy() {
   m.score = 62.225034210000001;
   m.frame_index = 3;
   m.dist_timestamp = 120 * GST_MSECOND;
+  m.dist_frame_index = 2;
   s2c::AddScoreMeta(buffer, m);
   GstBuffer* copy = gst_buffer_copy_deep(buffer);
   s2c::ScoreMeta back;
   S2C_CHECK(s2c::GetScoreMeta(copy, &back));
   S2C_CHECK(SameBits(back.score, m.score) && back.frame_index == 3 &&
-        back.dist_timestamp == m.dist_timestamp);
+        back.dist_timestamp == m.dist_timestamp && back.dist_frame_index == 2);
   // Readable without our header: the structure of the custom meta.
   GstCustomMeta* custom = gst_buffer_get_custom_meta(copy, "Ssimulacra2CmpMeta");
   S2C_CHECK(custom != nullptr);
@@ -244,6 +285,8 @@ void TestResultsWriter() {
   f.frame_index = 0;
   f.timestamp = 0;
   f.running_time = 0;
+  f.dist_frame_index = 3;
+  f.align_flagged = true;
   // A label with a comma and quotes: quoted in JSON and in CSV.
   f.origin.label = "studio \"A\", feed 2";
   f.origin.utc = "2024-05-01T12:34:56.789Z";
@@ -260,6 +303,9 @@ void TestResultsWriter() {
   m.scores.median = m.scores.p75 = m.scores.p95 = f.score;
   m.scores.stddev = 0.0;
   m.ref_late = 2;
+  m.align_flagged = 4;
+  m.realignments = 1;
+  m.offsets = "0:25,-1:34";
   m.colorimetry_adopted = "matrix bt601 -> bt709, chroma-site jpeg -> mpeg2";
   const std::string v = Repr(f.score);
   const std::string pooled = "{\"min\":" + v + ",\"max\":" + v + ",\"mean\":" + v +
@@ -269,7 +315,8 @@ void TestResultsWriter() {
   const std::string counts =
       "{\"segment\":0,\"reason\":\"eos\",\"frames_scored\":1,\"percentile_frames\":1,"
       "\"ref_unpaired\":0,\"dist_unpaired\":0,\"ref_late\":2,\"ref_skipped\":0,"
-      "\"ref_overdue\":0,\"ref_gaps\":0,\"results_lost\":0,\"colorimetry_mode\":\"reference\","
+      "\"ref_overdue\":0,\"ref_gaps\":0,\"results_lost\":0,\"align_flagged\":4,"
+      "\"realignments\":1,\"offsets\":\"0:25,-1:34\",\"colorimetry_mode\":\"reference\","
       "\"colorimetry_adopted\":\"matrix bt601 -> bt709, chroma-site jpeg -> mpeg2\"" +
       json_origin + "}";
   const std::string pooled_metrics = "\"fps\":25.5,\"pooled_metrics\":{\"ssimulacra2\":" + pooled + "}";
@@ -281,22 +328,25 @@ void TestResultsWriter() {
   } kCases[] = {
       {s2c::ResultsFormat::kJsonLines, "r.jsonl",
        "{\"frameNum\":0,\"segment\":0,\"timestamp\":0,\"running_time\":0,"
-       "\"dist_timestamp\":null,\"ssimulacra2\":" + v + json_origin + "}\n",
+       "\"dist_timestamp\":null,\"dist_frameNum\":3,\"alignFlagged\":true,\"ssimulacra2\":" +
+           v + json_origin + "}\n",
        "{" + pooled_metrics + ",\"summary\":" + counts + "}\n"},
       {s2c::ResultsFormat::kJson, "r.json",
        "{\"version\":\"test 1\",\"frames\":[\n{\"frameNum\":0,\"segment\":0,\"timestamp\":0,"
-       "\"running_time\":0,\"dist_timestamp\":null,\"metrics\":{\"ssimulacra2\":" + v + "}" +
+       "\"running_time\":0,\"dist_timestamp\":null,\"dist_frameNum\":3,\"alignFlagged\":true,"
+       "\"metrics\":{\"ssimulacra2\":" + v + "}" +
            json_origin + "}\n",
        "],\n\"segments\":[]," + pooled_metrics + ",\"aggregate_metrics\":{},\"summary\":" +
            counts + "}\n"},
       {s2c::ResultsFormat::kCsv, "r.csv",
-       "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc\n0,0,0,0,," +
-           v + csv_origin + "\n",
+       "frameNum,segment,timestamp,running_time,dist_timestamp,dist_frameNum,alignFlagged,"
+       "ssimulacra2,label,utc\n0,0,0,0,,3,1," + v + csv_origin + "\n",
        "# fps,25.5\n# min," + v + "\n# max," + v + "\n# mean," + v + "\n# harmonic_mean," + v +
            "\n# p1," + v + "\n# p5," + v + "\n# p10," + v + "\n# p25," + v + "\n# median," +
            v + "\n# p75," + v + "\n# p95," + v + "\n# stddev,0\n# segment,0\n# reason,eos\n"
            "# frames_scored,1\n# percentile_frames,1\n# ref_unpaired,0\n# dist_unpaired,0\n"
            "# ref_late,2\n# ref_skipped,0\n# ref_overdue,0\n# ref_gaps,0\n# results_lost,0\n"
+           "# align_flagged,4\n# realignments,1\n# offsets,\"0:25,-1:34\"\n"
            "# colorimetry_mode,reference\n"
            "# colorimetry_adopted,\"matrix bt601 -> bt709, chroma-site jpeg -> mpeg2\"\n"
            "# label,\"studio \"\"A\"\", feed 2\"\n# utc,2024-05-01T12:34:56.789Z\n"},
@@ -410,7 +460,8 @@ void TestResultsWriterSsim() {
   } kCases[] = {
       {s2c::ResultsFormat::kJsonLines, "s.jsonl",
        "{\"frameNum\":0,\"segment\":0,\"timestamp\":0,\"running_time\":0,"
-       "\"dist_timestamp\":null,\"ssimulacra2\":100,\"ssim\":1,\"ssim_db\":null,\"ssim_y\":1,\"ssim_cb\":1,"
+       "\"dist_timestamp\":null,\"dist_frameNum\":0,\"alignFlagged\":false,"
+       "\"ssimulacra2\":100,\"ssim\":1,\"ssim_db\":null,\"ssim_y\":1,\"ssim_cb\":1,"
        "\"ssim_cr\":1,\"label\":\"\",\"utc\":\"\"}\n",
        "\"pooled_metrics\":{\"ssimulacra2\":{\"min\":100,"},
       {s2c::ResultsFormat::kJson, "s.json",
@@ -418,8 +469,8 @@ void TestResultsWriterSsim() {
        "\"ssim_cb\":1,\"ssim_cr\":1},\"label\":\"\",\"utc\":\"\"}\n",
        "\"ssim\":{\"min\":1,\"max\":1,\"mean\":1,"},
       {s2c::ResultsFormat::kCsv, "s.csv",
-       "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,ssim,ssim_db,ssim_y,"
-       "ssim_cb,ssim_cr,label,utc\n0,0,0,0,,100,1,inf,1,1,1,,\n",
+       "frameNum,segment,timestamp,running_time,dist_timestamp,dist_frameNum,alignFlagged,"
+       "ssimulacra2,ssim,ssim_db,ssim_y,ssim_cb,ssim_cr,label,utc\n0,0,0,0,,0,0,100,1,inf,1,1,1,,\n",
        "# stddev,0\n# ssim_min,1\n"},
   };
   for (const auto& k : kCases) {
@@ -441,6 +492,7 @@ int main(int argc, char** argv) {
   gst_init(&argc, &argv);
   TestFrameRoundTrip();
   TestSummaryAndThresholdRoundTrip();
+  TestAlignmentRoundTrip();
   TestStatsEdgeCases();
   TestStatsCopySummarizesTheSame();
   TestMetaAndCopy();

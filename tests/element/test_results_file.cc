@@ -295,7 +295,8 @@ void TestStandardOutputIsNotReopened(const std::string& dir) {
   close(saved);
   S2C_CHECK(appended.rfind("earlier\n{\"frameNum\":10,", 0) == 0);
   const std::string header =
-      "frameNum,segment,timestamp,running_time,dist_timestamp,ssimulacra2,label,utc\n";
+      "frameNum,segment,timestamp,running_time,dist_timestamp,dist_frameNum,alignFlagged,"
+      "ssimulacra2,label,utc\n";
   S2C_CHECK(looped == header + header);
   g_remove(path.c_str());
 }
