@@ -107,6 +107,7 @@ void Channel::Stop() {
   SetAlarm(false, Details().Add("reason", "pipeline stopped"));
   metrics_.ScoreStale();
   metrics_.WindowStale();
+  metrics_.AlignmentStale();
 }
 
 void Channel::Fail(const char* reason, Details details, const std::string& error) {
@@ -266,6 +267,23 @@ void Channel::OnElementMessage(GstMessage* message) {
       const int feed = feed_message.distorted ? kDistorted : kReference;
       feeds_[feed].lost_by_element = feed_message.lost;
       SetFeedUp(feed, !feed_message.lost, "no buffer within feed-timeout (the element's)");
+      break;
+    }
+    case s2c::MessageType::kAlignment: {
+      s2c::AlignmentMessage alignment;
+      if (!s2c::AlignmentMessage::FromStructure(s, &alignment)) break;
+      metrics_.SetAlignmentOffset(alignment.offset_frames);
+      // A segment's first decision has reason "start"; the decided ones
+      // after it are realignments, as the element counts them.
+      if (alignment.decided && alignment.reason != "start") metrics_.CountRealignment();
+      LogEvent(config().name, "alignment",
+               Details()
+                   .Add("offset_frames", alignment.offset_frames)
+                   .Add("offset_ns", alignment.offset_ns)
+                   .Add("reason", alignment.reason)
+                   .Add("decided", alignment.decided)
+                   .Add("confidence", alignment.confidence)
+                   .Add("frame_index", alignment.frame_index));
       break;
     }
     case s2c::MessageType::kWindow: {

@@ -65,6 +65,12 @@ Details& Details::Add(const char* key, uint64_t value) {
   return *this;
 }
 
+Details& Details::Add(const char* key, int64_t value) {
+  Key(key);
+  json_ += std::to_string(value);
+  return *this;
+}
+
 Details& Details::Add(const char* key, bool value) {
   Key(key);
   json_ += value ? "true" : "false";

@@ -23,6 +23,7 @@ class Details {
   // NaN and infinities, which JSON lacks, as null.
   Details& Add(const char* key, double value);
   Details& Add(const char* key, uint64_t value);
+  Details& Add(const char* key, int64_t value);
   Details& Add(const char* key, bool value);
   const std::string& json() const { return json_; }
 

@@ -17,7 +17,11 @@ through decodebin), /metrics scraped over HTTP.
   starts again appending to its results file, and the others run on;
 - a channel that never starts is named in /readyz; HEAD /metrics is 200;
 - feeds of two sizes are reported as such, not as an overload;
-- a second monitor on the port in use exits with status 2 and says why.
+- a second monitor on the port in use exits with status 2 and says why;
+- a channel with align = auto, align-window and dist-start-frame (a file
+  against itself two frames on) finds the offset -2
+  (ssimulacra2cmp_alignment_offset_frames, an alignment event), counts no
+  realignment, and scores every pair it does not flag exactly 100.
 
 Usage: test_monitor.py MONITOR (GST_PLUGIN_PATH must find the element).
 Every wait polls for its condition, with limits meant for a loaded runner.
@@ -122,15 +126,17 @@ def encode(workdir):
 class FileChannel:
     """A channel fed from files: it ends at EOS and restarts, each run a
     segment of its own in the results file."""
-    def __init__(self, name, workdir, reference, distorted):
+    def __init__(self, name, workdir, reference, distorted, settings=''):
         self.name = name
         self.results = os.path.join(workdir, name + '.jsonl')
         self.reference, self.distorted = reference, distorted
+        self.settings = settings  # more keys, a line each
 
     def config(self):
         return (f'[channel {self.name}]\n'
                 f'reference = {self.reference}\n'
                 f'distorted = {self.distorted}\n'
+                f'{self.settings}'
                 f'results-location = {self.results}\n\n')
 
 
@@ -304,6 +310,24 @@ def check_file_channel(monitor, channel):
     assert monitor.value('ssimulacra2cmp_channel_restarts_total', channel.name) >= 1
 
 
+def check_aligned_channel(monitor, channel):
+    """A file against itself from its third frame: distorted frame N is
+    reference frame N + 2, found as offset -2, each pair the frame with
+    itself."""
+    wait_for(lambda: monitor.value('ssimulacra2cmp_alignment_offset_frames', channel.name) == -2,
+             f'{channel.name}: offset -2')
+    event = monitor.wait_event(lambda e: e['channel'] == channel.name and
+                               e['event'] == 'alignment' and e['details']['decided'])
+    assert event['details']['offset_frames'] == -2 and event['details']['reason'] == 'start', event
+    wait_for(lambda: any(s['segment'] == 0 for s in summaries(channel.results)),
+             f'{channel.name}: the end of its first run')
+    first = [r for r in records(channel.results) if r.get('segment') == 0 and 'frameNum' in r]
+    trusted = [r for r in first if not r['alignFlagged']]
+    assert len(trusted) >= FILE_FRAMES - 2 - 3, first  # at most 3 flagged at the start
+    assert all(r['ssimulacra2'] == 100.0 for r in trusted), trusted
+    assert monitor.value('ssimulacra2cmp_realignments_total', channel.name) == 0
+
+
 def check_port_in_use(program, config_path, url):
     """A second monitor on the first one's port."""
     address = url.split('//')[1]
@@ -327,6 +351,8 @@ def main():
                     f'filesrc location={files["dist.ts"]} ! tsdemux ! h264parse ! {H264_DECODER}'),
         FileChannel('mp4', workdir, f'uridecodebin uri=file://{files["ref.mkv"]}',
                     f'filesrc location={files["dist.mp4"]} ! decodebin')]
+    aligned = FileChannel('aligned', workdir, reference, reference,
+                          'align = auto\nalign-window = 4\ndist-start-frame = 2\n')
     live = 'videotestsrc is-live=true ! video/x-raw,format=I420,framerate=10/1,'
     sizes = ('[channel sizes]\n'
              f'reference = {live}width=320,height=240\n'
@@ -340,7 +366,8 @@ def main():
     monitor = None
     try:
         with open(config_path, 'w') as f:
-            f.write(with_backend(''.join(c.config() for c in channels + file_channels) + sizes))
+            f.write(with_backend(''.join(c.config() for c in channels + file_channels) + sizes +
+                                 aligned.config()))
         monitor = Monitor(program, config_path)
         assert monitor.get('/healthz')[0] == 200
         wait_for(lambda: monitor.get('/readyz')[0] == 200, '/readyz 200')
@@ -372,6 +399,7 @@ def main():
         # Demuxed and decoded files: every frame, run after run.
         for c in file_channels:
             check_file_channel(monitor, c)
+        check_aligned_channel(monitor, aligned)
 
         # Two sizes are reported as such (the element's coverage warning).
         warning = monitor.wait_event(lambda e: e['channel'] == 'sizes' and e['event'] == 'warning'
@@ -420,7 +448,7 @@ def main():
         with open(config_path, 'w') as f:
             f.write(with_backend(''.join(c.config(threshold=31 if c is b else 30) for c in channels) +
                                  ''.join(c.config() for c in file_channels) + sizes +
-                                 added.config() + never))
+                                 aligned.config() + added.config() + never))
         mark = monitor.event_count()
         monitor.process.send_signal(signal.SIGHUP)
         monitor.wait_event(lambda e: e['event'] == 'config-loaded', since=mark)
