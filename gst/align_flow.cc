@@ -107,16 +107,14 @@ bool MayTake(const AlignState& a, const ElementSettings& s, PadIndex index) {
   return index == kRef ? ref_starting || !dist_starting : dist_starting || !ref_starting;
 }
 
-// Takes the next buffer of pad `index`, if it has one (`took`). A
-// reference gap or start frame is held in its place, to leave in order; a
-// distorted gap or start frame is dropped; a frame goes to the aligner.
-GstFlowReturn TakeIn(GstSsimulacra2Cmp* self, const ElementSettings& s, PadIndex index,
-                     bool* took) {
+// Takes the next buffer of pad `index`, if it has one. A reference gap or
+// start frame is held in its place, to leave in order; a distorted gap or
+// start frame is dropped; a frame goes to the aligner.
+GstFlowReturn TakeIn(GstSsimulacra2Cmp* self, const ElementSettings& s, PadIndex index) {
   ElementState* p = self->priv;
   AlignState& a = p->align;
   GstAggregatorPad* pad = self->pads[index];
   GstBuffer* buffer = gst_aggregator_pad_pop_buffer(pad);
-  *took = buffer != nullptr;
   if (buffer == nullptr) return GST_FLOW_OK;
   const PadHead head = HeadOf(pad, buffer, 0);
   HeldFrame frame;
@@ -279,10 +277,12 @@ GstFlowReturn AggregateAligned(GstSsimulacra2Cmp* self, const ElementSettings& s
     a.aligner = std::make_unique<FrameAligner>(
         s.align == AlignChoice::kAuto ? AlignMode::kAuto : AlignMode::kIndex, s.align_window);
   }
+  // One buffer of each pad a call: GstAggregator calls again while both
+  // have one (or are at EOS), so the two streams come in side by side
+  // however many buffers a pad queues.
   for (const PadIndex index : {kRef, kDist}) {
-    bool took = true;
-    while (took && MayTake(a, s, index)) {
-      const GstFlowReturn flow = TakeIn(self, s, index, &took);
+    if (MayTake(a, s, index)) {
+      const GstFlowReturn flow = TakeIn(self, s, index);
       if (flow != GST_FLOW_OK) return flow;
     }
     NoteEnded(self, index);
