@@ -311,7 +311,8 @@ void InstallElementProperties(GObjectClass* oc) {
       oc, PROP_ALIGN_WINDOW,
       g_param_spec_uint("align-window", "Align window",
                         "align=auto: offsets (frames) searched either way of the current "
-                        "one; the element holds about twice this many frames of each stream",
+                        "one; a wider window holds more frames of each stream and, live, "
+                        "adds to the latency",
                         1, 120, DEFAULT_ALIGN_WINDOW, flags));
   g_object_class_install_property(
       oc, PROP_REF_START_FRAME,

@@ -391,8 +391,8 @@ static void gst_ssimulacra2_cmp_class_init(GstSsimulacra2CmpClass* klass) {
   gst_element_class_set_static_metadata(
       ec, "SSIMULACRA 2.1 comparison", "Filter/Analyzer/Video",
       "Scores each distorted frame against the reference frame of the same running "
-      "time with SSIMULACRA 2.1, bit-exact on CPU and CUDA, and passes the "
-      "reference through with the score attached",
+      "time, or of the same picture (align), with SSIMULACRA 2.1, bit-exact on CPU "
+      "and CUDA, and passes the reference through with the score attached",
       "ssimulacra2cmp developers");
 
   ec->change_state = s2c::ChangeState;
