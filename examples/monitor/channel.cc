@@ -56,6 +56,7 @@ void Channel::Start() {
 bool Channel::Build(std::string* error) {
   pipeline_ = MakeChannelPipeline(config(), error);
   if (pipeline_ == nullptr) return false;
+  offset_decided_ = false;
   GstElement* cmp = gst_bin_get_by_name(GST_BIN(pipeline_), kElementName);
   plan_.Apply(cmp);
   for (int feed : {kReference, kDistorted}) {
@@ -273,9 +274,13 @@ void Channel::OnElementMessage(GstMessage* message) {
       s2c::AlignmentMessage alignment;
       if (!s2c::AlignmentMessage::FromStructure(s, &alignment)) break;
       metrics_.SetAlignmentOffset(alignment.offset_frames);
-      // A segment's first decision has reason "start"; the decided ones
-      // after it are realignments, as the element counts them.
-      if (alignment.decided && alignment.reason != "start") metrics_.CountRealignment();
+      // The decided offsets after the first are realignments, as the
+      // element counts them; a segment's first (after a flush too) has
+      // reason "start".
+      if (alignment.decided && alignment.reason != "start" && offset_decided_) {
+        metrics_.CountRealignment();
+      }
+      offset_decided_ = offset_decided_ || alignment.decided;
       LogEvent(config().name, "alignment",
                Details()
                    .Add("offset_frames", alignment.offset_frames)

@@ -87,6 +87,7 @@ class Channel {
   bool playing_ = false;
   bool has_started_ = false;
   bool alarm_ = false;
+  bool offset_decided_ = false;  // an alignment message decided an offset in this run
   guint backoff_ms_;
   uint64_t restarts_ = 0;
   std::string last_failure_;
