@@ -199,7 +199,8 @@ GstFlowReturn Apply(GstSsimulacra2Cmp* self, const HeldFrame& ref, const AlignVe
   GST_LOG_OBJECT(self, "reference frame %" G_GUINT64_FORMAT ": %s %" G_GUINT64_FORMAT "%s",
                  v.ref_index, dist != nullptr ? "pair with distorted frame" : "unpaired",
                  v.dist_index, v.flagged ? ", flagged" : "");
-  // A partner no longer held was dropped to keep within FramesHeld.
+  // A partner no longer held: the aligner named one below what it said it
+  // needs; the reference leaves unscored rather than with a wrong partner.
   if (dist == nullptr) return PassUnpaired(self, ref.buffer, ref.running_time, false);
   dist->paired = true;
   NoteOffset(p, static_cast<int64_t>(v.dist_index) - static_cast<int64_t>(v.ref_index));
@@ -246,18 +247,17 @@ GstFlowReturn TakeVerdicts(GstSsimulacra2Cmp* self) {
   return GST_FLOW_OK;
 }
 
-// Distorted frames that no reference frame can need any more leave, and
-// the oldest beyond FramesHeld (a reference feed that stopped); those never
-// paired count in dist-unpaired. Once the reference has ended, none is
-// needed.
+// Distorted frames that no reference frame can need any more leave; those
+// never paired count in dist-unpaired. Once the reference has ended, none
+// is needed. (A distorted feed cannot pile up here while the reference's
+// is lost: a buffer of each pad is taken a call, and GstAggregator calls
+// without a reference buffer only at the deadlines of what is held.)
 void DropUnneeded(ElementState* p) {
   AlignState& a = p->align;
   std::deque<HeldFrame>& held = a.held[kDist];
   const uint64_t oldest = a.aligner->OldestDistNeeded();
-  const size_t most = static_cast<size_t>(a.aligner->FramesHeld());
   const bool none_needed = a.ended[kRef] && a.held[kRef].empty();
-  while (!held.empty() &&
-         (none_needed || held.front().index < oldest || held.size() > most)) {
+  while (!held.empty() && (none_needed || held.front().index < oldest)) {
     if (!held.front().paired) {
       std::lock_guard<std::mutex> lock(p->results_lock);
       ++p->results.dist_unpaired;
