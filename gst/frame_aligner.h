@@ -9,6 +9,32 @@
 // dist-start-frame), in arrival order; an offset o pairs reference frame i
 // with distorted frame i + o. Scoring is not touched: a pair scored at
 // offset o has the bits of the same two frames compared by hand.
+//
+// The rule (docs/decisions.md, D88 and D89). The cost of pairing reference
+// frame i with distorted frame j is the mean absolute difference of their
+// thumbnails. Frame i votes for the offset of least cost among the
+// distorted frames within `window` of the offset in effect (0 before the
+// first decision, the last one after a Restart); the vote is confident
+// when that cost is at most half the next least and below it by 0.01.
+// Flat frames, and frames whose candidates are not all in when forced, do
+// not vote. An offset is adopted at frame i when frames i, i+1 and i+2 all
+// vote for it confidently: the first decision of a segment
+// (kStart, or Restart's reason) applies from the oldest frame waiting, a
+// change from i (kDroppedFrame -1, kRepeatedFrame +1, kDrift else).
+// Before the first decision reference frames wait while the frames held
+// could still show one; otherwise the oldest leaves at the assumed offset,
+// flagged, with one kUndecided event per undecided stretch.
+// A verdict looks one frame ahead (a change at i+1). A pair is flagged
+// when the frame's own confident vote contradicts the offset (a
+// transient), when it has no confident vote and sits at a change, when it
+// precedes the votes that made the first decision without confirming it,
+// or when, without a confirming vote, its cost exceeds 3 times the median
+// of the last 8 confirmed pairs' (no good partner). A reference frame is
+// unpaired when its partner is before the first distorted frame, after the
+// last (at the end, or forced), not after the last unflagged pair's, or
+// claimed at a lower cost by the next frame's new offset (the frame whose
+// partner the distorted stream lost). Without `force` the verdicts depend
+// only on the two streams, not on the order in which their frames arrive.
 #ifndef S2C_GST_FRAME_ALIGNER_H_
 #define S2C_GST_FRAME_ALIGNER_H_
 
@@ -35,7 +61,11 @@ struct Thumbnail {
 // sample's lowest byte, `row_stride` and `pixel_stride` are in bytes,
 // `bytes_per_sample` 1 (8-bit) or 2 (little-endian, `depth` bits at the
 // low end of the word shifted up by `shift`, as GstVideoFormatInfo
-// describes them). Planes of at least kThumbCols x kThumbRows samples.
+// describes them). The block means are of a regular subset of samples,
+// about 16 x 8 a block (every sample of planes under 512 x 144); a plane
+// smaller than the grid repeats its samples. Flat: a standard deviation of
+// the block means under 0.5 % of full scale; a flat thumbnail's values
+// are 0.
 Thumbnail MakeThumbnail(const uint8_t* data, int width, int height, int row_stride,
                         int pixel_stride, int bytes_per_sample, int depth, int shift);
 
@@ -101,10 +131,16 @@ class FrameAligner {
   bool TakeEvent(AlignEvent* out);
 
   // Distorted frames below this index can no longer be anyone's partner
-  // (the element drops them, counted as unpaired).
+  // (the element drops them, counted as unpaired): those up to the last
+  // unflagged pair's, and those beyond the window below the oldest
+  // reference frame waiting. kIndex: the oldest reference frame waiting.
   uint64_t OldestDistNeeded() const;
   // Frames of each stream the element may have to hold before a verdict:
-  // the window either way plus the frames that confirm a decision.
+  // the window either way plus the frames that confirm a decision and the
+  // one seen ahead, 2 x window + 4 (kIndex: 1). Reference frames from the
+  // oldest without a verdict, distorted ones from OldestDistNeeded(); with
+  // no more than that held of either stream a verdict always comes
+  // (Next without force never waits for a frame beyond them).
   int FramesHeld() const;
   // The offset in effect and whether one has been decided since the start
   // or the last Restart.
@@ -112,14 +148,55 @@ class FrameAligner {
   bool decided() const { return decided_; }
 
  private:
+  // A reference frame's choice among the distorted frames within `window_`
+  // of a centre offset. kWait: a candidate (or the frame) is not in yet.
+  struct Vote {
+    enum class State { kWait, kNone, kVote } state = State::kNone;
+    int64_t offset = 0;  // kVote: the offset of least cost
+    float best = 0.0f;   // kVote: that cost, and the next least
+    float second = 0.0f;
+    bool confident = false;
+  };
+  struct RefFrame {
+    Thumbnail thumb;
+    // The vote around `vote_centre`, once all its candidates were in.
+    bool vote_final = false;
+    int64_t vote_centre = 0;
+    Vote vote;
+  };
+  // Whether frames k, k+1 and k+2 all confidently vote for one offset
+  // that is not the one in effect (or for any, before the first decision).
+  enum class Adoption { kWait, kNo, kYes };
+
+  bool NextIndex(bool force, AlignVerdict* out);
+  bool NextAuto(bool force, AlignVerdict* out);
+  // Before the first decision: the earliest frame from the oldest that
+  // confirms an offset, within the frames held.
+  Adoption SearchDecision(bool force, int64_t* offset, double* confidence, int64_t* at);
+  bool ReleaseUndecided(bool force, AlignVerdict* out);
+  Vote VoteOf(int64_t k, bool force);
+  Adoption AdoptionAt(int64_t k, bool force, int64_t* offset, double* confidence);
+  float Cost(const Thumbnail& ref, int64_t dist_index) const;
+  bool Implausible(float cost) const;
+  void Adopt(int64_t offset, AlignReason reason, double confidence);
+  void Emit(int64_t partner, bool paired, bool flagged, AlignVerdict* out);
+
   AlignMode mode_;
   int window_;
   int64_t offset_ = 0;
   bool decided_ = false;
-  // Implementation state (thumbnails of the frames still in the window,
-  // votes, pending events) is the implementation's to choose.
-  std::deque<Thumbnail> ref_;
+  AlignReason first_reason_ = AlignReason::kStart;  // of the next first decision
+  bool undecided_reported_ = false;                 // one kUndecided event per undecided stretch
+  int64_t decided_at_ = 0;                          // the frame whose votes made the first decision
+  int64_t changed_at_ = -1;                         // the frame a later change applies from
+  int64_t ref_count_ = 0, dist_count_ = 0;          // frames added
+  bool ref_ended_ = false, dist_ended_ = false;
+  int64_t next_ref_ = 0;       // the oldest reference frame without a verdict: ref_.front()
+  int64_t dist_base_ = 0;      // the index of dist_.front()
+  int64_t last_trusted_ = -1;  // the distorted partner of the last unflagged pair
+  std::deque<RefFrame> ref_;
   std::deque<Thumbnail> dist_;
+  std::deque<float> agreed_costs_;  // the last pairs' costs that their own vote confirmed
   std::deque<AlignEvent> events_;
 };
 
