@@ -136,12 +136,20 @@ GstFlowReturn TakeIn(GstSsimulacra2Cmp* self, const ElementSettings& s, PadIndex
   }
   frame.index = a.arrived[index] - 1 - start;
   // The feed back after a loss, or a discontinuity after the pad's first
-  // buffer of the segment: the offset may have changed.
+  // buffer of the segment: the offset may have changed from this frame
+  // on, from the reference frame a distorted one pairs with at the offset
+  // in effect. The reference frames before it keep their verdicts.
   const bool restored = a.restored[index].exchange(false);
   if (restored || (a.arrived[index] > 1 && GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT))) {
-    GST_DEBUG_OBJECT(self, "%s frame %" G_GUINT64_FORMAT ": %s, the alignment restarts",
-                     kPadNames[index], frame.index, restored ? "feed restored" : "discontinuity");
-    a.aligner->Restart(AlignReason::kFeedRestored);
+    const int64_t at = index == kRef ? static_cast<int64_t>(frame.index)
+                                     : static_cast<int64_t>(frame.index) - a.aligner->offset();
+    GST_DEBUG_OBJECT(self, "%s frame %" G_GUINT64_FORMAT ": %s, the alignment restarts at "
+                     "reference frame %" PRId64, kPadNames[index], frame.index,
+                     restored ? "feed restored" : "discontinuity", at);
+    if (!a.restart_pending || at < static_cast<int64_t>(a.restart_at)) {
+      a.restart_at = at > 0 ? static_cast<uint64_t>(at) : 0;
+    }
+    a.restart_pending = true;
   }
   Thumbnail thumbnail;
   if (s.align == AlignChoice::kAuto) {
@@ -229,6 +237,10 @@ GstFlowReturn TakeVerdicts(GstSsimulacra2Cmp* self) {
         QueueExcluded(p, front.buffer, front.running_time);
       }
       continue;
+    }
+    if (a.restart_pending && front.index >= a.restart_at) {
+      a.aligner->Restart(AlignReason::kFeedRestored);
+      a.restart_pending = false;
     }
     AlignVerdict v;
     bool forced = false;

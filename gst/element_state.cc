@@ -150,6 +150,7 @@ void ResetAlignment(AlignState* a) {
   a->arrived[kRef] = a->arrived[kDist] = 0;
   a->ended[kRef] = a->ended[kDist] = false;
   a->decided = false;
+  a->restart_pending = false;
   a->restored[kRef] = a->restored[kDist] = false;
 }
 

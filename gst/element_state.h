@@ -143,6 +143,11 @@ struct AlignState {
   uint64_t arrived[2] = {0, 0};
   bool ended[2] = {false, false};  // the aligner was told that the pad is at EOS
   bool decided = false;  // an offset was decided in the segment: the next is a realignment
+  // A discontinuity or a restored feed: the aligner restarts before the
+  // verdict of reference frame `restart_at`, the first the break can
+  // concern (the aligner restarts from its oldest frame without one).
+  bool restart_pending = false;
+  uint64_t restart_at = 0;
   // Set by the feed watch when a pad's feed is restored (feed_watch.h): the
   // aligner restarts at that pad's next frame.
   std::atomic<bool> restored[2] = {{false}, {false}};

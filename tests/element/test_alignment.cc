@@ -342,15 +342,17 @@ GST_START_TEST(test_each_segment_is_aligned_afresh) {
   fail_unless_equals_int64(two[0].offset_frames, -2);
   fail_unless_equals_uint64(h.seen.summaries[1].segment, 1);
   fail_unless_equals_uint64(h.seen.summaries[1].realignments, two.size() - 1);
-  // The distorted frames are numbered from 0 again.
-  fail_unless_equals_uint64(h.seen.frames.back().dist_frame_index, 39);
+  // The distorted frames are numbered from 0 again: reference frame 2 with
+  // distorted frame 0, ..., 39 with 37.
+  fail_unless_equals_uint64(h.seen.frames.back().dist_frame_index, 37);
   s2c_test::Teardown(&h);
 }
 GST_END_TEST;
 
 // A distorted buffer flagged DISCONT mid-stream (two frames lost in
-// between) restarts the alignment: the new offset is reported as
-// feed-restored, not as drift.
+// between) restarts the alignment from the reference frame it would have
+// paired with: the new offset is reported as feed-restored from there, not
+// as drift.
 GST_START_TEST(test_a_discontinuity_restarts_the_alignment) {
   Harnesses h = AlignHarnesses({});
   PushPairs(&h, 0, 25, 0, 0);
@@ -361,10 +363,12 @@ GST_START_TEST(test_a_discontinuity_restarts_the_alignment) {
   s2c_test::EndBoth(&h);
   s2c_test::WaitForSummary(&h);
   const std::vector<s2c::AlignmentMessage> decided = Decided(h.seen.alignments);
-  fail_unless(decided.size() >= 2);
+  fail_unless_equals_int(decided.size(), 2);
+  fail_unless_equals_string(decided[0].reason.c_str(), "start");
   fail_unless_equals_int64(decided[0].offset_frames, 0);
-  fail_unless_equals_string(decided.back().reason.c_str(), "feed-restored");
-  fail_unless_equals_int64(decided.back().offset_frames, -2);
+  fail_unless_equals_string(decided[1].reason.c_str(), "feed-restored");
+  fail_unless_equals_int64(decided[1].offset_frames, -2);
+  fail_unless_equals_uint64(decided[1].frame_index, 25);
   s2c_test::Teardown(&h);
 }
 GST_END_TEST;
@@ -399,9 +403,13 @@ GST_START_TEST(test_a_restored_feed_restarts_the_alignment) {
   s2c_test::WaitForSummary(&h);
   fail_unless_equals_int(h.seen.feeds.size(), 2);
   const std::vector<s2c::AlignmentMessage> decided = Decided(h.seen.alignments);
-  fail_unless(decided.size() >= 2);
-  fail_unless_equals_string(decided.back().reason.c_str(), "feed-restored");
-  fail_unless_equals_int64(decided.back().offset_frames, -2);
+  // Restarted from the reference frame the restored distorted frame
+  // would have paired with, 20: the two before it had no partner.
+  fail_unless_equals_int(decided.size(), 2);
+  fail_unless_equals_string(decided[0].reason.c_str(), "start");
+  fail_unless_equals_string(decided[1].reason.c_str(), "feed-restored");
+  fail_unless_equals_int64(decided[1].offset_frames, -2);
+  fail_unless_equals_uint64(decided[1].frame_index, 20);
   gst_object_unref(clock);
   s2c_test::Teardown(&h);
 }
