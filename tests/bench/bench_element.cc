@@ -6,8 +6,11 @@
 // after an untimed one: each run's start-up (pipeline, CUDA context,
 // workspace allocation) cancels out. It then
 // scores the first frames on both backends and checks the doubles are equal.
+// Trailing `property=value` arguments set more of the element's properties
+// on every run (for example `align=auto` beside `align=off`, to measure what
+// alignment costs).
 //
-//   bench_element [width height [frames [backend [max-in-flight]]]]
+//   bench_element [width height [frames [backend [max-in-flight [property=value ...]]]]]
 //   defaults: 3840 2160 400 cuda 4
 #include <gst/gst.h>
 
@@ -33,12 +36,14 @@ struct Run {
 };
 
 Run RunFrames(int w, int h, int n, const std::string& backend, const std::string& in_flight,
-              const Frames* ref, const Frames* dist) {
+              const std::vector<std::string>& extra, const Frames* ref, const Frames* dist) {
   Feed feeds[2] = {{ref, n, 0}, {dist, n, 0}};
+  std::vector<std::string> properties = {"backend=" + backend, "max-in-flight=" + in_flight};
+  properties.insert(properties.end(), extra.begin(), extra.end());
   Run run;
   const auto t0 = std::chrono::steady_clock::now();
   run.result = s2c_test::RunPipeline(
-      s2c_bench::FedPipeline(w, h, ""), {"backend=" + backend, "max-in-flight=" + in_flight},
+      s2c_bench::FedPipeline(w, h, ""), properties,
       [&feeds](GstElement* pipeline) {
         s2c_bench::ConnectFeeds(pipeline, "", &feeds[0], &feeds[1]);
       });
@@ -55,6 +60,9 @@ int main(int argc, char** argv) {
   const int n = argc > 3 ? std::atoi(argv[3]) : 400;
   const std::string backend = argc > 4 ? argv[4] : "cuda";
   const std::string in_flight = argc > 5 ? argv[5] : "4";
+  const std::vector<std::string> extra(argv + (argc > 6 ? 6 : argc), argv + argc);
+  std::string extra_text;
+  for (const std::string& p : extra) extra_text += " " + p;
   const Frames ref = s2c_bench::MakeFrames(w, h, false);
   const Frames dist = s2c_bench::MakeFrames(w, h, true);
 
@@ -64,9 +72,9 @@ int main(int argc, char** argv) {
   // lazy loading); without it those costs fell in the short run only and
   // the difference overstated the rate (1080p: 8836 pairs/s printed where
   // the GPU alone allows about 2200).
-  RunFrames(w, h, n_short, backend, in_flight, &ref, &dist);
-  const Run warm = RunFrames(w, h, n_short, backend, in_flight, &ref, &dist);
-  const Run full = RunFrames(w, h, n, backend, in_flight, &ref, &dist);
+  RunFrames(w, h, n_short, backend, in_flight, extra, &ref, &dist);
+  const Run warm = RunFrames(w, h, n_short, backend, in_flight, extra, &ref, &dist);
+  const Run full = RunFrames(w, h, n, backend, in_flight, extra, &ref, &dist);
   for (const Run* r : {&warm, &full}) {
     for (const std::string& e : r->result.errors) std::printf("error: %s\n", e.c_str());
   }
@@ -75,13 +83,14 @@ int main(int argc, char** argv) {
     return 1;
   }
   const double fps = (n - n_short) / (full.seconds - warm.seconds);
-  std::printf("%dx%d I420 from system memory, backend=%s max-in-flight=%s: %d pairs in %.3f s, "
+  std::printf("%dx%d I420 from system memory, backend=%s max-in-flight=%s%s: %d pairs in %.3f s, "
               "%d in %.3f s -> %.1f pairs/s (%.3f ms per pair), %zu scored\n",
-              w, h, backend.c_str(), in_flight.c_str(), n_short, warm.seconds, n, full.seconds,
+              w, h, backend.c_str(), in_flight.c_str(), extra_text.c_str(), n_short, warm.seconds,
+              n, full.seconds,
               fps, 1000.0 / fps, full.result.frames.size());
 
   // The same first frames on the CPU backend: the doubles must be equal.
-  const Run cpu = RunFrames(w, h, kDistinctFrames, "cpu", "1", &ref, &dist);
+  const Run cpu = RunFrames(w, h, kDistinctFrames, "cpu", "1", extra, &ref, &dist);
   int equal = 0;
   for (int i = 0; i < kDistinctFrames && i < static_cast<int>(cpu.result.frames.size()) &&
                   i < static_cast<int>(full.result.frames.size());
@@ -91,6 +100,13 @@ int main(int argc, char** argv) {
     equal += same;
     std::printf("frame %d: %s %.17g, cpu %.17g %s\n", i, backend.c_str(), a, b,
                 same ? "equal" : "DIFFERENT");
+  }
+  if (!full.result.summaries.empty()) {
+    const s2c::SummaryMessage& summary = full.result.summaries.back();
+    if (!summary.offsets.empty()) {
+      std::printf("alignment: offsets %s, %" G_GUINT64_FORMAT " pairs flagged\n",
+                  summary.offsets.c_str(), summary.align_flagged);
+    }
   }
   std::printf("%d of %d frames equal to the CPU backend\n", equal, kDistinctFrames);
   return equal == kDistinctFrames && full.result.errors.empty() ? 0 : 1;
