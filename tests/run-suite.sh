@@ -6,7 +6,17 @@
 # tests/run-suite.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's wall time, printed as it ends and again at the close, so that
+# a CI log says where the time went.
+timings=()
+step_start=$SECONDS
+step() {
+  timings+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$1")")
+  echo "== $1: $((SECONDS - step_start)) s"
+  step_start=$SECONDS
+}
 .ci/install-deps.sh
+step "install"
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH=/usr/local/cuda/bin:$PATH
 fi
@@ -17,10 +27,12 @@ else
   meson setup "$build"
 fi
 ninja -C "$build"
+step "build"
 rc=0
 # --setup full: suite "slow" too (the soft double's 10^8 draws), which the
 # default setup leaves out.
 meson test -C "$build" --setup full --print-errorlogs --num-processes 2 || rc=$?
+step "tests"
 
 # The host code again under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built by clang with the libFuzzer harnesses of tests/fuzz (60 s each): a
@@ -40,22 +52,30 @@ sanitize_options=(-Dcuda=disabled -Dfuzz=true -Db_sanitize=address,undefined
 rm -rf "$sanitized"  # a fresh tree: meson keeps a tree's first compiler
 CC=clang CXX=clang++ meson setup "$sanitized" "${sanitize_options[@]}"
 ninja -C "$sanitized"
+step "sanitizer build"
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 GST_REGISTRY_FORK=no \
   meson test -C "$sanitized" --print-errorlogs --num-processes 2 --no-suite external --no-suite realtime || rc=$?
+step "sanitizer tests"
 
 # One closing line in the plain "N passed, N failed, N skipped" form, both
 # runs together.
 python3 - "$build/meson-logs/testlog-full.json" "$sanitized/meson-logs/testlog.json" <<'PY'
 import json, sys
 counts = {"OK": 0, "FAIL": 0, "SKIP": 0}
-for path in sys.argv[1:]:
+slowest = []
+for run, path in zip(("", "sanitizers: "), sys.argv[1:]):
     for line in open(path):
-        result = json.loads(line).get("result", "")
+        test = json.loads(line)
+        result = test.get("result", "")
         key = "OK" if result in ("OK", "EXPECTEDFAIL") else "SKIP" if result == "SKIP" else "FAIL"
         counts[key] += 1
+        slowest.append((test.get("duration", 0.0), run + test.get("name", "?")))
+for duration, name in sorted(slowest, reverse=True)[:12]:
+    print(f"{duration:7.1f} s  {name}")
 print(f"{counts['OK']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped "
       f"(the second {len(open(sys.argv[2]).readlines())} under ASan and UBSan)")
 PY
+printf '%s\n' "${timings[@]}"
 exit $rc
