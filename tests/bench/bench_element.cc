@@ -13,6 +13,7 @@
 //   bench_element [width height [frames [backend [max-in-flight [property=value ...]]]]]
 //   defaults: 3840 2160 400 cuda 4
 #include <gst/gst.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -30,8 +31,17 @@ using s2c_bench::Feed;
 using s2c_bench::Frames;
 using s2c_bench::kDistinctFrames;
 
+// The process's CPU time (user and system, all threads) so far, in seconds.
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
 struct Run {
   double seconds = 0;
+  double cpu_seconds = 0;  // the process's CPU time during the run
   s2c_test::RunResult result;
 };
 
@@ -41,6 +51,7 @@ Run RunFrames(int w, int h, int n, const std::string& backend, const std::string
   std::vector<std::string> properties = {"backend=" + backend, "max-in-flight=" + in_flight};
   properties.insert(properties.end(), extra.begin(), extra.end());
   Run run;
+  const double cpu0 = ProcessCpuSeconds();
   const auto t0 = std::chrono::steady_clock::now();
   run.result = s2c_test::RunPipeline(
       s2c_bench::FedPipeline(w, h, ""), properties,
@@ -48,6 +59,7 @@ Run RunFrames(int w, int h, int n, const std::string& backend, const std::string
         s2c_bench::ConnectFeeds(pipeline, "", &feeds[0], &feeds[1]);
       });
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run.cpu_seconds = ProcessCpuSeconds() - cpu0;
   return run;
 }
 
@@ -88,6 +100,10 @@ int main(int argc, char** argv) {
               w, h, backend.c_str(), in_flight.c_str(), extra_text.c_str(), n_short, warm.seconds,
               n, full.seconds,
               fps, 1000.0 / fps, full.result.frames.size());
+  // CPU time per pair, by the same difference: what the element and its
+  // backend spent, whatever else the machine ran meanwhile.
+  std::printf("process CPU time: %.3f ms per pair\n",
+              1000.0 * (full.cpu_seconds - warm.cpu_seconds) / (n - n_short));
 
   // The same first frames on the CPU backend: the doubles must be equal.
   const Run cpu = RunFrames(w, h, kDistinctFrames, "cpu", "1", extra, &ref, &dist);

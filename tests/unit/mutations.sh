@@ -30,6 +30,16 @@ if [ -z "$headers" ] || [ -z "$tests" ]; then
   exit 1
 fi
 
+# The headers each test includes, directly or not (the preprocessor's
+# list): a test that does not include the mutated header compiles to the
+# same program with the fault as without it and cannot see it, so it is
+# not built for that mutant.
+for t in $tests; do
+  "$@" -std=c++17 -MM -I"$src_dir" -I"$test_dir" "$test_dir/$t.cc" | tr -s ' \\\n' '\n' |
+    sed -n 's|.*/steps/||p' >"$tmp/$t.deps"
+  [ -s "$tmp/$t.deps" ] || { echo "$t: its includes of src/steps cannot be listed"; exit 1; }
+done
+
 status=0
 grep -v -e '^#' -e '^$' -e '^headers:' -e '^tests:' "$table" >"$tmp/mutants"
 mutants=0
@@ -39,9 +49,10 @@ while IFS='|' read -r name mark expr; do
   mkdir -p "$dir/steps"
   cp "$src_dir"/steps/*.h "$dir/steps/"
   changed=0
+  mutated=
   for h in $headers; do
     sed "/mutation-point: $mark\$/$expr" "$src_dir/steps/$h" >"$dir/steps/$h"
-    cmp -s "$src_dir/steps/$h" "$dir/steps/$h" || changed=$((changed + 1))
+    cmp -s "$src_dir/steps/$h" "$dir/steps/$h" || { changed=$((changed + 1)); mutated=$h; }
   done
   if [ "$changed" -ne 1 ]; then
     echo "mutant $name: the edit did not apply to exactly one header (marker or code changed?)"
@@ -50,6 +61,7 @@ while IFS='|' read -r name mark expr; do
   fi
   killed=0
   for t in $tests; do
+    grep -qx "$mutated" "$tmp/$t.deps" || continue
     if ! "$@" -std=c++17 -O2 -ffp-contract=off -pthread -w -I"$dir" -I"$test_dir" \
         "$test_dir/$t.cc" -o "$dir/$t" 2>"$dir/build.log"; then
       echo "mutant $name: $t does not compile:"
