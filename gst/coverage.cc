@@ -13,23 +13,23 @@ uint64_t Magnitude(int64_t v) {
 // The cause that left the most references unscored; on a tie the more
 // specific one (gaps leave references unpaired too, and pairs of two sizes
 // are skipped).
-const char* CauseOf(const CoverageMessage& m) {
+CoverageCause CauseOf(const CoverageMessage& m) {
   struct Candidate {
-    const char* cause;
+    CoverageCause cause;
     uint64_t count;
   };
   // Pairs of two sizes count in ref-skipped too.
-  const Candidate candidates[] = {{"size-mismatch", m.size_skipped},
-                                  {"overloaded", m.ref_skipped - m.size_skipped},
-                                  {"held-up", m.ref_overdue},
-                                  {"late", m.ref_late},
-                                  {"gaps", m.dist_gaps},
-                                  {"not-pairing", m.ref_unpaired + m.dist_unpaired}};
+  const Candidate candidates[] = {{CoverageCause::kSizeMismatch, m.size_skipped},
+                                  {CoverageCause::kOverloaded, m.ref_skipped - m.size_skipped},
+                                  {CoverageCause::kHeldUp, m.ref_overdue},
+                                  {CoverageCause::kLate, m.ref_late},
+                                  {CoverageCause::kGaps, m.dist_gaps},
+                                  {CoverageCause::kNotPairing, m.ref_unpaired + m.dist_unpaired}};
   const Candidate* best = &candidates[0];
   for (const Candidate& c : candidates) {
     if (c.count > best->count) best = &c;
   }
-  return best->count > 0 ? best->cause : "unknown";
+  return best->count > 0 ? best->cause : CoverageCause::kUnknown;
 }
 
 double Ms(int64_t ns) { return static_cast<double>(ns) / GST_MSECOND; }
@@ -101,51 +101,60 @@ std::string ExplainCoverage(const CoverageMessage& m) {
                 static_cast<double>(m.start) / GST_SECOND,
                 static_cast<double>(m.end) / GST_SECOND, 100.0 * m.min_coverage);
   char why[512];
-  if (m.cause == "size-mismatch") {
-    std::snprintf(why, sizeof(why),
-                  "the reference is %dx%d but the distorted stream is %dx%d, so %llu pairs "
-                  "were skipped (ref-skipped); insert videoscale ! "
-                  "video/x-raw,width=%d,height=%d before dist_sink.",
-                  m.ref_width, m.ref_height, m.dist_width, m.dist_height,
-                  static_cast<unsigned long long>(m.size_skipped), m.ref_width, m.ref_height);
-  } else if (m.cause == "overloaded") {
-    std::snprintf(why, sizeof(why),
-                  "the backend is overloaded, %llu paired references were skipped "
-                  "(ref-skipped); use a faster backend, fewer channels per GPU or a lower "
-                  "frame rate.",
-                  static_cast<unsigned long long>(m.ref_skipped - m.size_skipped));
-  } else if (m.cause == "held-up") {
-    std::snprintf(why, sizeof(why),
-                  "%llu paired references reached the element after their live deadline "
-                  "(ref-overdue): its streaming thread was held up, most often by an element "
-                  "or sink downstream slower than real time; the backend kept up.",
-                  static_cast<unsigned long long>(m.ref_overdue));
-  } else if (m.cause == "late") {
-    std::snprintf(why, sizeof(why),
-                  "%llu references went on at the live deadline before their distorted "
-                  "partner came (ref-late); the distorted feed runs behind: set a negative "
-                  "dist-offset or more latency.",
-                  static_cast<unsigned long long>(m.ref_late));
-  } else if (m.cause == "gaps") {
-    std::snprintf(why, sizeof(why),
-                  "the distorted feed sent %llu gaps (GAP events) instead of frames.",
-                  static_cast<unsigned long long>(m.dist_gaps));
-  } else if (m.cause == "not-pairing" && m.has_pad_offset) {
-    std::snprintf(why, sizeof(why),
-                  "the pads are not pairing, %llu references and %llu distorted frames had "
-                  "no partner: their timestamps differ by %+.3f ms at the closest, more than "
-                  "pairing-tolerance (%.3f ms); set dist-offset or pairing-tolerance.",
-                  static_cast<unsigned long long>(m.ref_unpaired),
-                  static_cast<unsigned long long>(m.dist_unpaired), Ms(m.pad_offset),
-                  Ms(m.pairing_tolerance));
-  } else if (m.cause == "not-pairing") {
-    std::snprintf(why, sizeof(why),
-                  "the pads are not pairing, %llu references and %llu distorted frames had "
-                  "no partner (one feed has stopped or has no timestamps).",
-                  static_cast<unsigned long long>(m.ref_unpaired),
-                  static_cast<unsigned long long>(m.dist_unpaired));
-  } else {
-    std::snprintf(why, sizeof(why), "no counter says why.");
+  const auto n = [](uint64_t v) { return static_cast<unsigned long long>(v); };
+  switch (m.cause) {
+    case CoverageCause::kSizeMismatch:
+      std::snprintf(why, sizeof(why),
+                    "the reference is %dx%d but the distorted stream is %dx%d, so %llu pairs "
+                    "were skipped (ref-skipped); insert videoscale ! "
+                    "video/x-raw,width=%d,height=%d before dist_sink.",
+                    m.ref_width, m.ref_height, m.dist_width, m.dist_height, n(m.size_skipped),
+                    m.ref_width, m.ref_height);
+      break;
+    case CoverageCause::kOverloaded:
+      std::snprintf(why, sizeof(why),
+                    "the backend is overloaded, %llu paired references were skipped "
+                    "(ref-skipped); use a faster backend, fewer channels per GPU or a lower "
+                    "frame rate.",
+                    n(m.ref_skipped - m.size_skipped));
+      break;
+    case CoverageCause::kHeldUp:
+      std::snprintf(why, sizeof(why),
+                    "%llu paired references reached the element after their live deadline "
+                    "(ref-overdue): its streaming thread was held up, most often by an element "
+                    "or sink downstream slower than real time; the backend kept up.",
+                    n(m.ref_overdue));
+      break;
+    case CoverageCause::kLate:
+      std::snprintf(why, sizeof(why),
+                    "%llu references went on at the live deadline before their distorted "
+                    "partner came (ref-late); the distorted feed runs behind: set a negative "
+                    "dist-offset or more latency.",
+                    n(m.ref_late));
+      break;
+    case CoverageCause::kGaps:
+      std::snprintf(why, sizeof(why),
+                    "the distorted feed sent %llu gaps (GAP events) instead of frames.",
+                    n(m.dist_gaps));
+      break;
+    case CoverageCause::kNotPairing:
+      if (m.has_pad_offset) {
+        std::snprintf(why, sizeof(why),
+                      "the pads are not pairing, %llu references and %llu distorted frames had "
+                      "no partner: their timestamps differ by %+.3f ms at the closest, more "
+                      "than pairing-tolerance (%.3f ms); set dist-offset or pairing-tolerance.",
+                      n(m.ref_unpaired), n(m.dist_unpaired), Ms(m.pad_offset),
+                      Ms(m.pairing_tolerance));
+      } else {
+        std::snprintf(why, sizeof(why),
+                      "the pads are not pairing, %llu references and %llu distorted frames had "
+                      "no partner (one feed has stopped or has no timestamps).",
+                      n(m.ref_unpaired), n(m.dist_unpaired));
+      }
+      break;
+    case CoverageCause::kUnknown:
+      std::snprintf(why, sizeof(why), "no counter says why.");
+      break;
   }
   return std::string(head) + why;
 }

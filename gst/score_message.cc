@@ -393,6 +393,37 @@ bool WindowMessage::FromStructure(const GstStructure* s, WindowMessage* out) {
          gst_structure_get_double(s, kP5, &out->scores.p5) && GetOrigin(s, &out->origin);
 }
 
+namespace {
+
+constexpr struct {
+  CoverageCause cause;
+  const char* name;
+} kCoverageCauses[] = {
+    {CoverageCause::kUnknown, "unknown"},     {CoverageCause::kSizeMismatch, "size-mismatch"},
+    {CoverageCause::kOverloaded, "overloaded"}, {CoverageCause::kHeldUp, "held-up"},
+    {CoverageCause::kLate, "late"},           {CoverageCause::kGaps, "gaps"},
+    {CoverageCause::kNotPairing, "not-pairing"},
+};
+
+}  // namespace
+
+const char* CoverageCauseName(CoverageCause cause) {
+  for (const auto& c : kCoverageCauses) {
+    if (c.cause == cause) return c.name;
+  }
+  return "unknown";
+}
+
+bool CoverageCauseFromName(const std::string& name, CoverageCause* out) {
+  for (const auto& c : kCoverageCauses) {
+    if (name == c.name) {
+      *out = c.cause;
+      return true;
+    }
+  }
+  return false;
+}
+
 GstStructure* CoverageMessage::ToStructure() const {
   GstStructure* s = NewMessageStructure(kTypeCoverage);
   gst_structure_set(s, kWindowStart, G_TYPE_UINT64, guint64{start},
@@ -401,7 +432,7 @@ GstStructure* CoverageMessage::ToStructure() const {
                     kFramesScored, G_TYPE_UINT64, guint64{frames_scored},
                     kScoredShare, G_TYPE_DOUBLE, scored_share(),
                     kMinCoverage, G_TYPE_DOUBLE, min_coverage,
-                    kCause, G_TYPE_STRING, cause.c_str(),
+                    kCause, G_TYPE_STRING, CoverageCauseName(cause),
                     kRefSkipped, G_TYPE_UINT64, guint64{ref_skipped},
                     kRefOverdue, G_TYPE_UINT64, guint64{ref_overdue},
                     kRefUnpaired, G_TYPE_UINT64, guint64{ref_unpaired},
@@ -424,6 +455,7 @@ bool CoverageMessage::FromStructure(const GstStructure* s, CoverageMessage* out)
   double share = 0.0;
   gint64 tolerance = 0;
   gint64 offset = 0;
+  std::string cause;
   if (!HasType(s, kTypeCoverage)) return false;
   out->has_pad_offset = gst_structure_get_int64(s, kPadOffset, &offset);
   out->pad_offset = offset;
@@ -432,7 +464,8 @@ bool CoverageMessage::FromStructure(const GstStructure* s, CoverageMessage* out)
       GetU64(s, kRefFrames, &out->ref_frames) && GetU64(s, kFramesScored, &out->frames_scored) &&
       gst_structure_get_double(s, kScoredShare, &share) &&
       gst_structure_get_double(s, kMinCoverage, &out->min_coverage) &&
-      GetString(s, kCause, &out->cause) && GetU64(s, kRefSkipped, &out->ref_skipped) &&
+      GetString(s, kCause, &cause) && CoverageCauseFromName(cause, &out->cause) &&
+      GetU64(s, kRefSkipped, &out->ref_skipped) &&
       GetU64(s, kRefOverdue, &out->ref_overdue) &&
       GetU64(s, kRefUnpaired, &out->ref_unpaired) &&
       GetU64(s, kDistUnpaired, &out->dist_unpaired) && GetU64(s, kRefLate, &out->ref_late) &&

@@ -152,6 +152,21 @@ struct FeedMessage {
   static bool FromStructure(const GstStructure* s, FeedMessage* out);
 };
 
+// Why a coverage window fell short: the counter that grew the most over
+// it. Its name in the message's "cause" field is in the comments.
+enum class CoverageCause {
+  kUnknown,       // "unknown": no counter grew
+  kSizeMismatch,  // "size-mismatch": size-skipped
+  kOverloaded,    // "overloaded": the rest of ref-skipped
+  kHeldUp,        // "held-up": ref-overdue
+  kLate,          // "late": ref-late
+  kGaps,          // "gaps": dist-gaps
+  kNotPairing,    // "not-pairing": ref-unpaired and dist-unpaired
+};
+const char* CoverageCauseName(CoverageCause cause);
+// False for a name that is not one of them.
+bool CoverageCauseFromName(const std::string& name, CoverageCause* out);
+
 // type="coverage": a window (summary-interval, else 10 s of running time)
 // in which less than min-coverage of the reference frames were scored, with
 // the counters that say why (coverage.h).
@@ -178,10 +193,8 @@ struct CoverageMessage {
   int ref_height = 0;
   int dist_width = 0;
   int dist_height = 0;
-  // The main reason: "size-mismatch" (size-skipped), "overloaded" (the
-  // rest of ref-skipped), "held-up" (ref-overdue), "not-pairing"
-  // (ref-unpaired, dist-unpaired), "late" (ref-late), "gaps" (dist-gaps).
-  std::string cause;
+  // The main reason ("cause").
+  CoverageCause cause = CoverageCause::kUnknown;
   // Frames that did not pair: the distorted running time (after
   // dist-offset) minus the reference's, at the closest miss of the window
   // ("pad-offset", ns; absent when no two timed frames missed), and the

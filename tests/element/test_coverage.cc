@@ -55,7 +55,7 @@ int main() {
               static_cast<unsigned long>(m.frames_scored));
     S2C_CHECK(m.dist_gaps == 10 && m.ref_unpaired == 10, "gaps %lu, unpaired %lu",
               static_cast<unsigned long>(m.dist_gaps), static_cast<unsigned long>(m.ref_unpaired));
-    S2C_CHECK(m.cause == "gaps", "cause %s", m.cause.c_str());
+    S2C_CHECK(m.cause == s2c::CoverageCause::kGaps, "cause %s", s2c::CoverageCauseName(m.cause));
     // The next window: only the growth since the first, and skips now.
     counts.ref_skipped = 7;
     S2C_CHECK(AddFrames(&watch, 110, 210, false, counts, &m) == 1, "no second short window");
@@ -64,7 +64,8 @@ int main() {
               "second window: gaps %lu, unpaired %lu, skipped %lu",
               static_cast<unsigned long>(m.dist_gaps), static_cast<unsigned long>(m.ref_unpaired),
               static_cast<unsigned long>(m.ref_skipped));
-    S2C_CHECK(m.cause == "overloaded", "cause %s", m.cause.c_str());
+    S2C_CHECK(m.cause == s2c::CoverageCause::kOverloaded, "cause %s",
+              s2c::CoverageCauseName(m.cause));
     // The third: references paired after their deadline (a slow
     // downstream), which the backend is not to blame for.
     counts.ref_overdue = 9;
@@ -72,7 +73,7 @@ int main() {
     S2C_CHECK(m.ref_overdue == 9 && m.ref_skipped == 0, "third window: overdue %lu, skipped %lu",
               static_cast<unsigned long>(m.ref_overdue),
               static_cast<unsigned long>(m.ref_skipped));
-    S2C_CHECK(m.cause == "held-up", "cause %s", m.cause.c_str());
+    S2C_CHECK(m.cause == s2c::CoverageCause::kHeldUp, "cause %s", s2c::CoverageCauseName(m.cause));
     const std::string text = s2c::ExplainCoverage(m);
     S2C_CHECK(text.find("9 paired references reached the element after their live deadline "
                         "(ref-overdue)") != std::string::npos &&
@@ -88,9 +89,10 @@ int main() {
     for (int i = 0; i < 10; ++i) watch.NoteSizesDiffer(320, 240, 160, 120);
     counts.ref_skipped = 10;
     S2C_CHECK(AddFrames(&watch, 0, 110, false, counts, &m) == 1, "no short window");
-    S2C_CHECK(m.cause == "size-mismatch" && m.size_skipped == 10 && m.ref_skipped == 10,
-              "cause %s, size-skipped %lu", m.cause.c_str(),
-              static_cast<unsigned long>(m.size_skipped));
+    S2C_CHECK(
+        m.cause == s2c::CoverageCause::kSizeMismatch && m.size_skipped == 10 && m.ref_skipped == 10,
+        "cause %s, size-skipped %lu", s2c::CoverageCauseName(m.cause),
+        static_cast<unsigned long>(m.size_skipped));
     const std::string text = s2c::ExplainCoverage(m);
     S2C_CHECK(text.find("the reference is 320x240 but the distorted stream is 160x120, so 10 "
                         "pairs were skipped") != std::string::npos &&
@@ -108,8 +110,9 @@ int main() {
     gst_structure_free(s);
     counts.ref_skipped = 17;
     S2C_CHECK(AddFrames(&watch, 110, 210, false, counts, &m) == 1, "no second short window");
-    S2C_CHECK(m.cause == "overloaded" && m.size_skipped == 0 && m.ref_skipped == 7,
-              "second window: cause %s", m.cause.c_str());
+    S2C_CHECK(
+        m.cause == s2c::CoverageCause::kOverloaded && m.size_skipped == 0 && m.ref_skipped == 7,
+        "second window: cause %s", s2c::CoverageCauseName(m.cause));
     S2C_CHECK(s2c::ExplainCoverage(m).find("overloaded, 7 paired references") != std::string::npos,
               "%s", s2c::ExplainCoverage(m).c_str());
   }
@@ -123,7 +126,8 @@ int main() {
     counts.ref_unpaired = 2;
     counts.dist_unpaired = 1;
     S2C_CHECK(AddFrames(&watch, 0, 110, false, counts, &m) == 1, "no short window");
-    S2C_CHECK(m.cause == "not-pairing", "cause %s", m.cause.c_str());
+    S2C_CHECK(m.cause == s2c::CoverageCause::kNotPairing, "cause %s",
+              s2c::CoverageCauseName(m.cause));
     S2C_CHECK(m.has_pad_offset && m.pad_offset == -5 * GST_MSECOND, "pad offset %ld",
               static_cast<long>(m.pad_offset));
     m.pairing_tolerance = GST_MSECOND;
@@ -132,8 +136,8 @@ int main() {
                   text.find("pairing-tolerance (1.000 ms)") != std::string::npos,
               "%s", text.c_str());
     S2C_CHECK(AddFrames(&watch, 110, 210, false, counts, &m) == 1, "no second short window");
-    S2C_CHECK(!m.has_pad_offset && m.cause == "unknown", "second window: %s, offset %d",
-              m.cause.c_str(), m.has_pad_offset);
+    S2C_CHECK(!m.has_pad_offset && m.cause == s2c::CoverageCause::kUnknown,
+              "second window: %s, offset %d", s2c::CoverageCauseName(m.cause), m.has_pad_offset);
   }
   {
     // Exactly min-coverage is enough: 5 of 10 scored.

@@ -212,7 +212,7 @@ GST_START_TEST(test_coverage_says_the_partners_are_late) {
   const s2c::CoverageMessage& m = h.seen.coverage[0];
   fail_unless_equals_uint64(m.ref_frames, 5);
   fail_unless_equals_uint64(m.frames_scored, 0);
-  fail_unless(m.cause == "late", "cause %s", m.cause.c_str());
+  fail_unless(m.cause == s2c::CoverageCause::kLate, "cause %s", s2c::CoverageCauseName(m.cause));
   fail_unless(m.ref_late >= 5);
   fail_unless(!m.has_pad_offset);
   fail_unless_equals_int(h.seen.warnings.size(), 1);
@@ -285,7 +285,8 @@ GST_START_TEST(test_coverage_says_the_backend_is_overloaded) {
   fail_unless_equals_uint64(m.end, 200 * GST_MSECOND);
   fail_unless_equals_uint64(m.ref_frames, 5);
   fail_unless_equals_uint64(m.frames_scored, 0);
-  fail_unless(m.cause == "overloaded", "cause %s", m.cause.c_str());
+  fail_unless(m.cause == s2c::CoverageCause::kOverloaded, "cause %s",
+              s2c::CoverageCauseName(m.cause));
   fail_unless(m.ref_skipped >= 5);
   fail_unless_equals_uint64(m.ref_unpaired + m.ref_late, 0);
   fail_unless_equals_int(h.seen.warnings.size(), 1);

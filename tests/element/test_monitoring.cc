@@ -267,7 +267,8 @@ GST_START_TEST(test_coverage_says_the_pads_do_not_pair) {
     fail_unless_equals_uint64(m.ref_frames, 5);
     fail_unless_equals_uint64(m.frames_scored, 0);
     fail_unless(m.min_coverage == 0.5);
-    fail_unless(m.cause == "not-pairing", "cause %s", m.cause.c_str());
+    fail_unless(m.cause == s2c::CoverageCause::kNotPairing, "cause %s",
+                s2c::CoverageCauseName(m.cause));
     fail_unless(m.ref_unpaired >= 5 && m.dist_unpaired >= 4);
     fail_unless(m.has_pad_offset);
     fail_unless_equals_int64(m.pad_offset, static_cast<int64_t>(kThirdOfAFrame));
