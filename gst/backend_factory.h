@@ -9,28 +9,14 @@
 
 #include <gst/gst.h>
 
-#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "backend.h"
-#include "device_fp64.h"
+#include "backend_request.h"
 #include "status.h"
 
 namespace s2c {
-
-enum class BackendChoice : int { kAuto = 0, kCpu = 1, kCuda = 2 };
-
-// What the element asks SelectBackend for: its backend properties.
-struct BackendRequest {
-  BackendChoice choice = BackendChoice::kAuto;
-  int cuda_device_id = -1;   // -1: the shared context's, else device 0
-  int max_in_flight = 2;
-  DeviceFp64 device_fp64 = DeviceFp64::kAuto;  // the CUDA backend's f64 path
-  // The CUDA backend's device memory limit in bytes (0: none).
-  uint64_t device_memory_limit = 0;
-  int cpu_threads = 0;  // <= 0: one per core
-};
 
 struct BackendSelection {
   std::unique_ptr<Backend> backend;

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "backend.h"
-#include "backend_factory.h"
+#include "backend_request.h"
 #include "status.h"
 
 namespace s2c {

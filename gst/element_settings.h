@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <string>
 
-#include "backend_factory.h"
+#include "backend_request.h"
 #include "colour_interpretation.h"
 #include "metrics.h"
 #include "results_writer.h"
