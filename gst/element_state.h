@@ -247,16 +247,6 @@ struct ElementState {
   std::string colorimetry_adopted;
 };
 
-}  // namespace s2c
-
-struct _GstSsimulacra2Cmp {
-  GstAggregator parent;
-  GstAggregatorPad* pads[2];  // [PadIndex]
-  s2c::ElementState* priv;
-};
-
-namespace s2c {
-
 // The settings as they are now (the object lock held for the copy).
 ElementSettings ReadSettings(GstSsimulacra2Cmp* self);
 

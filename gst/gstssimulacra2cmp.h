@@ -19,4 +19,17 @@ GST_ELEMENT_REGISTER_DECLARE(ssimulacra2cmp);
 
 G_END_DECLS
 
+namespace s2c {
+struct ElementState;  // element_state.h
+}  // namespace s2c
+
+// The instance: the aggregator, its two sink pads, and everything else the
+// element keeps in its state (element_state.h), which the flows of gst/
+// share through this pointer.
+struct _GstSsimulacra2Cmp {
+  GstAggregator parent;
+  GstAggregatorPad* pads[2];  // [PadIndex]: ref_sink, dist_sink
+  s2c::ElementState* priv;
+};
+
 #endif  // GST_SSIMULACRA2_CMP_H_
