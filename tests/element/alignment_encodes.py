@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Real encodes whose distorted stream is out of step with its reference.
 
-A pan over a photograph of tests/data (640x360, 25 fps) is the lossless
+A pan over a photograph of tests/data (a 640x360 window, 25 fps, scaled
+to 320x180 so that the 25 cases score in seconds) is the lossless
 reference (Y4M); libx264 at CRF 30 encodes it, and each variant is cut from
 the DECODED encode, frame by frame, so that a distorted frame holds exactly
 the bytes of the decode it came from: late (a lead-in of the encode's
@@ -27,7 +28,8 @@ import os
 import subprocess
 import sys
 
-WIDTH, HEIGHT, RATE = 640, 360, 25
+WINDOW_W, WINDOW_H = 640, 360  # the window moving over the photograph
+WIDTH, HEIGHT, RATE = 320, 180, 25  # the clips
 FRAMES = 75  # of each reference
 LEAD = 10  # frames of the encode before the reference's first: late cases' lead-in
 CRF = 30
@@ -69,9 +71,11 @@ def write_y4m(path, header, frames):
 
 def pan(photo, path, frames, x0, y0, dx, dy, scale=None):
     """`frames` frames of a 640x360 window moving (dx, dy) pixels a second
-    over `photo` from (x0, y0), losslessly in Y4M 4:2:0."""
+    over `photo` from (x0, y0), scaled to the clips' size, losslessly in
+    Y4M 4:2:0."""
     vf = (f"scale={scale}," if scale else "") + \
-        f"crop={WIDTH}:{HEIGHT}:x='{x0}+t*{dx}':y='{y0}+t*{dy}',format=yuv420p"
+        f"crop={WINDOW_W}:{WINDOW_H}:x='{x0}+t*{dx}':y='{y0}+t*{dy}'," \
+        f"scale={WIDTH}:{HEIGHT},format=yuv420p"
     ffmpeg("-loop", "1", "-framerate", str(RATE), "-i", photo, "-vf", vf, "-frames:v",
            str(frames), path)
 
