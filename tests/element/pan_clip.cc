@@ -49,14 +49,16 @@ GstBuffer* PanFrame(PanFormat format, int content, bool distorted, GstClockTime 
   gst_video_frame_map(&frame, &info, buffer, GST_MAP_WRITE);
   const double x0 = static_cast<double>(content) * kPanStep;
   for (int y = 0; y < kPanHeight; ++y) {
+    const double ly = static_cast<double>(y) * kPanScale;
     for (int x = 0; x < kPanWidth; ++x) {
-      const double light = Landscape(x0 + x, y);
+      const double lx = x0 + static_cast<double>(x) * kPanScale;
+      const double light = Landscape(lx, ly);
       if (format == PanFormat::kRgb) {
         guint8* p = static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0)) +
                     y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0) + 3 * x;
-        p[0] = Sample(light + Tint(x0 + x, y, 0.0), x, y, distorted);
+        p[0] = Sample(light + Tint(lx, ly, 0.0), x, y, distorted);
         p[1] = Sample(light, x, y, distorted);
-        p[2] = Sample(light + Tint(x0 + x, y, 2.0), x, y, distorted);
+        p[2] = Sample(light + Tint(lx, ly, 2.0), x, y, distorted);
         continue;
       }
       static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0))
@@ -65,7 +67,7 @@ GstBuffer* PanFrame(PanFormat format, int content, bool distorted, GstClockTime 
         for (int plane = 1; plane < 3; ++plane) {
           static_cast<guint8*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, plane))
               [y / 2 * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, plane) + x / 2] =
-                  Sample(128.0 + Tint(x0 + x, y, 2.0 * plane), x, y, distorted);
+                  Sample(128.0 + Tint(lx, ly, 2.0 * plane), x, y, distorted);
         }
       }
     }

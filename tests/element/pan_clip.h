@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Test helper: moving pictures made in the test, for the element's
 // alignment. Frame `c` of a clip is a kPanWidth x kPanHeight window onto a
-// smooth landscape, moved kPanStep pixels to the right per frame, so that
-// every frame differs from its neighbours at the aligner's thumbnail scale
-// and no two frames within a few dozen of each other look alike. The
+// smooth landscape, seen at kPanScale landscape units per pixel and moved
+// kPanStep units to the right per frame, so that every frame differs from
+// its neighbours at the aligner's thumbnail scale and no two frames within
+// a few dozen of each other look alike. The frames are small, so that the
+// element's tests score them quickly under the sanitizers too. The
 // distorted version of a frame is the same picture coarsely quantized with
 // a fixed dither, so that its scores vary from frame to frame.
 #ifndef S2C_TESTS_ELEMENT_PAN_CLIP_H_
@@ -16,8 +18,9 @@
 
 namespace s2c_test {
 
-constexpr int kPanWidth = 256;
-constexpr int kPanHeight = 144;
+constexpr int kPanWidth = 128;
+constexpr int kPanHeight = 72;
+constexpr int kPanScale = 2;
 constexpr int kPanStep = 6;
 constexpr GstClockTime kPanFrame = 40 * GST_MSECOND;  // 25 fps
 
