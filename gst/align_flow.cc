@@ -2,6 +2,7 @@
 #include "align_flow.h"
 
 #include <cinttypes>
+#include <utility>
 
 #include "frame_flow.h"
 #include "output_queue.h"
@@ -116,6 +117,10 @@ GstFlowReturn TakeIn(GstSsimulacra2Cmp* self, const ElementSettings& s, PadIndex
   GstAggregatorPad* pad = self->pads[index];
   GstBuffer* buffer = gst_aggregator_pad_pop_buffer(pad);
   if (buffer == nullptr) return GST_FLOW_OK;
+  GstBuffer* restoring = buffer;
+  if (a.restored_by[index].compare_exchange_strong(restoring, nullptr)) {
+    a.restore_next[index] = true;
+  }
   const PadHead head = HeadOf(pad, buffer, 0);
   HeldFrame frame;
   frame.buffer = buffer;
@@ -139,7 +144,7 @@ GstFlowReturn TakeIn(GstSsimulacra2Cmp* self, const ElementSettings& s, PadIndex
   // buffer of the segment: the offset may have changed from this frame
   // on, from the reference frame a distorted one pairs with at the offset
   // in effect. The reference frames before it keep their verdicts.
-  const bool restored = a.restored[index].exchange(false);
+  const bool restored = std::exchange(a.restore_next[index], false);
   if (restored || (a.arrived[index] > 1 && GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT))) {
     const int64_t at = index == kRef ? static_cast<int64_t>(frame.index)
                                      : static_cast<int64_t>(frame.index) - a.aligner->offset();

@@ -151,7 +151,8 @@ void ResetAlignment(AlignState* a) {
   a->ended[kRef] = a->ended[kDist] = false;
   a->decided = false;
   a->restart_pending = false;
-  a->restored[kRef] = a->restored[kDist] = false;
+  a->restored_by[kRef] = a->restored_by[kDist] = nullptr;
+  a->restore_next[kRef] = a->restore_next[kDist] = false;
 }
 
 }  // namespace s2c

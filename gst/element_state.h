@@ -148,9 +148,14 @@ struct AlignState {
   // concern (the aligner restarts from its oldest frame without one).
   bool restart_pending = false;
   uint64_t restart_at = 0;
-  // Set by the feed watch when a pad's feed is restored (feed_watch.h): the
-  // aligner restarts at that pad's next frame.
-  std::atomic<bool> restored[2] = {{false}, {false}};
+  // The buffer that brought a lost feed back, set by the feed watch as it
+  // reaches the pad (feed_watch.h), ahead of the buffers still queued at
+  // the pad from before the loss. Compared with the buffers taken, never
+  // dereferenced: the alignment restarts at that buffer, not at whichever
+  // buffer is taken next (restore_next: it was a gap or a start frame, the
+  // pad's next frame restarts it).
+  std::atomic<GstBuffer*> restored_by[2] = {{nullptr}, {nullptr}};
+  bool restore_next[2] = {false, false};
 };
 
 // Everything the element keeps between calls.

@@ -84,7 +84,7 @@ gboolean OnTimeout(GstClock* clock, GstClockTime /*time*/, GstClockID id, gpoint
 
 // From the streaming thread upstream of each sink pad: the feed is alive;
 // a lost one is restored.
-GstPadProbeReturn OnBuffer(GstPad* pad, GstPadProbeInfo* /*info*/, gpointer data) {
+GstPadProbeReturn OnBuffer(GstPad* pad, GstPadProbeInfo* info, gpointer data) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(data);
   FeedWatchState* w = &self->priv->feed;
   const int index = pad == GST_PAD(self->pads[kRef]) ? kRef : kDist;
@@ -100,8 +100,9 @@ GstPadProbeReturn OnBuffer(GstPad* pad, GstPadProbeInfo* /*info*/, gpointer data
     if (restored) ScheduleLocked(self);
   }
   if (restored) {
-    // The offset between the feeds may have changed while one was away.
-    self->priv->align.restored[index] = true;
+    // The offset between the feeds may have changed while one was away:
+    // the alignment restarts at this buffer (align_flow.cc).
+    self->priv->align.restored_by[index] = GST_PAD_PROBE_INFO_BUFFER(info);
     PostFeed(self, index, false, timeout);
   }
   return GST_PAD_PROBE_OK;

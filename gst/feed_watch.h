@@ -4,7 +4,7 @@
 // "lost"), and says so again when a buffer comes (state "restored"). While
 // the distorted feed is lost, last-score reads NaN: the last score no
 // longer describes what is on air. A restored feed restarts the alignment
-// (align_flow.h) at its next frame. The watch waits on the element's clock
+// (align_flow.h) at the buffer that restored it. The watch waits on the element's clock
 // (asynchronously, from the clock's thread), so it follows the pipeline's
 // clock, a GstTestClock included. Only live pipelines are watched: not
 // live, a pad may rightly wait on the other (the aggregator holds it) for
