@@ -54,7 +54,7 @@ in_background() {  # in_background LOG COMMAND...: runs it at nice 19
   pids+=($!)
 }
 if command -v nvcc >/dev/null && [ -n "$other_archs" ]; then
-  in_background "$build-archs.log" bash -c '
+  in_background "$build/meson-logs/archs-build.log" bash -c '
     set -euo pipefail
     dir=$1 archs=$2
     [ -d "$dir" ] || meson setup "$dir" -Dtests=false -Dgst=disabled
@@ -79,7 +79,7 @@ sanitize_options=(-Dcuda=disabled -Dfuzz=true -Db_sanitize=address,undefined
                   -Db_lundef=false -Dbuildtype=debugoptimized
                   -Dc_args=-fno-sanitize=vptr,function -Dcpp_args=-fno-sanitize=vptr,function)
 rm -rf "$sanitized"  # a fresh tree: meson keeps a tree's first compiler
-in_background "$sanitized.log" bash -c '
+in_background "$build/meson-logs/sanitizers-build.log" bash -c '
   set -euo pipefail
   dir=$1
   shift
@@ -98,7 +98,7 @@ for i in "${!pids[@]}"; do
     echo "FAILED: ${logs[$i]}:"
     tail -n 60 "${logs[$i]}"
     rc=1
-    [ "${logs[$i]}" != "$sanitized.log" ] || sanitizer_built=false
+    [ "${logs[$i]}" != "$build/meson-logs/sanitizers-build.log" ] || sanitizer_built=false
   fi
 done
 step "builds beside the tests (what was left of them)"
