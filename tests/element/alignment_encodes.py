@@ -21,8 +21,12 @@ which pairs each reference frame with its right partner by time.
 
 writes the Y4M files and cases.json into OUTDIR (TESTDATA: tests/data, or
 $S2C_TESTDATA); a test imports it and writes each case's distorted file
-as it runs it (make(), Case.write()). Needs ffmpeg with libx264.
+as it runs it (make(), Case.write()). Needs ffmpeg with libx264, or
+OUTDIR as an earlier make() left it: the files ffmpeg made are reused
+while encodes.key holds the hash of this file, which is how the GPU
+machine, without ffmpeg, runs the cases made elsewhere.
 """
+import hashlib
 import json
 import os
 import subprocess
@@ -35,8 +39,27 @@ LEAD = 10  # frames of the encode before the reference's first: late cases' lead
 CRF = 30
 
 
+KEY_FILE = "encodes.key"
+
+
 def ffmpeg(*args):
     subprocess.run(["ffmpeg", "-loglevel", "error", "-y", *args], check=True)
+
+
+def key():
+    """What the files ffmpeg makes depend on: this file (sizes, rates,
+    pans, encoder settings)."""
+    with open(os.path.abspath(__file__), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def made(outdir):
+    """Whether `outdir` holds the encodes of this version of the file."""
+    try:
+        with open(os.path.join(outdir, KEY_FILE)) as f:
+            return f.read() == key()
+    except OSError:
+        return False
 
 
 def has_libx264():
@@ -86,11 +109,10 @@ def flat(path, frames):
 
 
 def encode_and_decode(source, stem):
-    """libx264 CRF 30 of `source`, decoded back to Y4M: (header, frames)."""
+    """libx264 CRF 30 of `source`, decoded back to `stem`.y4m."""
     ffmpeg("-i", source, "-c:v", "libx264", "-crf", str(CRF), "-pix_fmt", "yuv420p",
            stem + ".mkv")
     ffmpeg("-i", stem + ".mkv", "-pix_fmt", "yuv420p", stem + ".y4m")
-    return read_y4m(stem + ".y4m")
 
 
 class Family:
@@ -98,12 +120,14 @@ class Family:
     first .. first + FRAMES - 1 of the source, written beside their pre-cut
     decode."""
 
-    def __init__(self, source, stem, first):
+    def __init__(self, source, stem, first, reuse):
         header, frames = read_y4m(source)
         self.reference = stem + "-ref.y4m"
         self.precut = stem + "-precut.y4m"
         write_y4m(self.reference, header, frames[first:first + FRAMES])
-        self.header, self.decoded = encode_and_decode(source, stem + "-encode")
+        if not reuse:
+            encode_and_decode(source, stem + "-encode")
+        self.header, self.decoded = read_y4m(stem + "-encode.y4m")
         write_y4m(self.precut, self.header, self.decoded[first:first + FRAMES])
         self.first = first
 
@@ -140,13 +164,17 @@ def make(outdir, testdata):
     distorted files not yet written."""
     os.makedirs(outdir, exist_ok=True)
     path = lambda name: os.path.join(outdir, name)  # noqa: E731
+    reuse = made(outdir)
+    if not reuse and os.path.exists(path(KEY_FILE)):
+        os.remove(path(KEY_FILE))
     cases = []
 
     # The pan: LEAD frames before the reference's first, so that a late
     # stream's lead-in is the same encode's earlier pictures.
-    pan(os.path.join(testdata, "tank_source.png"), path("pan-source.y4m"), LEAD + FRAMES,
-        0, 300, 200, 40)
-    pans = Family(path("pan-source.y4m"), path("pan"), LEAD)
+    if not reuse:
+        pan(os.path.join(testdata, "tank_source.png"), path("pan-source.y4m"), LEAD + FRAMES,
+            0, 300, 200, 40)
+    pans = Family(path("pan-source.y4m"), path("pan"), LEAD, reuse)
     on_time = list(range(LEAD, LEAD + FRAMES))
     for k in range(1, 11):
         cases.append(Case(f"late-{k}", pans, list(range(LEAD - k, LEAD + FRAMES)), outdir))
@@ -158,20 +186,24 @@ def make(outdir, testdata):
                       on_time[:20] + on_time[21:51] + on_time[50:], outdir))
 
     # A flat grey clip, late by 3: no picture tells the offset.
-    flat(path("flat-source.y4m"), 3 + FRAMES)
-    flats = Family(path("flat-source.y4m"), path("flat"), 3)
+    if not reuse:
+        flat(path("flat-source.y4m"), 3 + FRAMES)
+    flats = Family(path("flat-source.y4m"), path("flat"), 3, reuse)
     cases.append(Case("flat-late-3", flats, list(range(0, 3 + FRAMES)), outdir,
                       decidable=False))
 
     # A scene cut at the reference's second frame (another photograph
     # before it), the distorted stream late by 4.
-    pan(os.path.join(testdata, "flower_small.png"), path("other-scene.y4m"), 10, 100, 0, 0,
-        150, scale="1024:-2")
+    if not reuse:
+        pan(os.path.join(testdata, "flower_small.png"), path("other-scene.y4m"), 10, 100, 0,
+            0, 150, scale="1024:-2")
     _, before = read_y4m(path("other-scene.y4m"))
     header, after = read_y4m(path("pan-source.y4m"))
     write_y4m(path("cut-source.y4m"), header, before + after[10:])
-    cuts = Family(path("cut-source.y4m"), path("cut"), 9)
+    cuts = Family(path("cut-source.y4m"), path("cut"), 9, reuse)
     cases.append(Case("cut-late-4", cuts, list(range(5, 9 + FRAMES)), outdir))
+    with open(path(KEY_FILE), "w") as f:
+        f.write(key())
     return cases
 
 

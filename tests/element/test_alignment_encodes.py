@@ -19,7 +19,8 @@ start). For each, from the results file (jsonl):
 
     test_alignment_encodes.py PATH/TO/ssimulacra2cmp-compare WORKDIR
 
-Skipped (77) without ffmpeg's libx264. Each case's distorted file is
+Skipped (77) without ffmpeg's libx264, unless WORKDIR holds the encodes
+an earlier run made (alignment_encodes.made()). Each case's distorted file is
 written as it runs, then removed.
 """
 import json
@@ -143,7 +144,7 @@ def check(case, summary, records, precut):
 
 def main():
     tool, workdir = sys.argv[1], sys.argv[2]
-    if not alignment_encodes.has_libx264():
+    if not alignment_encodes.has_libx264() and not alignment_encodes.made(workdir):
         print("SKIP: ffmpeg with libx264 not found")
         return 77
     cases = alignment_encodes.make(workdir, os.environ["S2C_TESTDATA"])

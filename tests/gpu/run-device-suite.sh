@@ -17,6 +17,8 @@
 # .gstbundle/env.sh exists (machines without GStreamer); the element's SSIM
 # test reads its files with y4mdec, which the bundle adds when asked:
 #   GST_BUNDLE_PLUGINS=y4mdec ../shared/device/gst-bundle.sh
+# The alignment's encodes are made on a machine with ffmpeg and carried
+# (tests/element/alignment_encodes.py OUTDIR; S2C_ALIGNMENT_ENCODES=OUTDIR).
 # The monitor's step encodes and decodes its feeds with more plugins, and the
 # monitor links prometheus-cpp and civetweb, which go into the bundle too:
 #   GST_BUNDLE_PLUGINS="y4mdec vpx x264 mpegtsmux mpegtsdemux videoparsersbad
@@ -65,6 +67,12 @@ step soft_double_gpu "$build/tests/gpu/test_soft_double_gpu"
 step element_cuda env CK_FORK=no S2C_TEST_BACKEND=cuda "$build/tests/element/test_element"
 step element_canonical_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_canonical"
 step element_ssim_cuda env S2C_TEST_BACKEND=cuda "$build/tests/element/test_ssim_element"
+step element_alignment_cuda env CK_FORK=no S2C_TEST_BACKEND=cuda "$build/tests/element/test_alignment"
+# The real encodes, made where ffmpeg is (this machine may have none): the
+# folder S2C_ALIGNMENT_ENCODES names, as tests/element/alignment_encodes.py
+# wrote it elsewhere, or the build's own.
+step alignment_encodes_cuda env S2C_TEST_BACKEND=cuda python3 tests/element/test_alignment_encodes.py \
+  "$build/examples/ssimulacra2cmp-compare" "${S2C_ALIGNMENT_ENCODES:-$build/examples/alignment-encodes}"
 # Applies here: a skip (exit 77) fails the step.
 step element_cuda_memory "$build/tests/element/test_machine_specific" cuda-memory
 # The monitor's end-to-end test with every channel on the CUDA backend, the
