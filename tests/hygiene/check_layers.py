@@ -38,7 +38,7 @@ import sys
 import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-INCLUDE_ROOTS = ["src", "kernels", "gst"]
+INCLUDE_ROOTS = ["src", "kernels", "gst/helpers", "gst/element"]
 SCANNED = {"src": (".h", ".cc"), "kernels": (".h", ".cu", ".cuh"), "gst": (".h", ".cc")}
 STEPS_SYSTEM = {"cstddef", "cstdint", "cmath", "cstring", "cfloat", "climits"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
