@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The include rules between the layers of docs/architecture.md.
 
-Reads every #include of src/, kernels/ and gst/, resolves the quoted ones as
-the build does (the including file's directory, then src/, kernels/ and
-gst/) and prints each include that breaks a rule:
+Reads every #include of src/, kernels/ and gst/, resolves the quoted ones in
+the including file's directory, then src/, kernels/, gst/helpers/ and
+gst/element/ (the build's include paths together), and prints each include
+that breaks a rule:
 
   src/steps/   includes only steps/ headers and <cstddef>, <cstdint>,
                <cmath>, <cstring>, <cfloat>, <climits>: it is compiled by
@@ -18,14 +19,18 @@ gst/) and prints each include that breaks a rule:
                headers, which host C++ includes, no .cuh
   src/, kernels/  never include gst/ or GStreamer and GLib headers
   gst/         does not include kernels/
+  gst/helpers/ does not include gst/element/: the element is built on the
+               helpers, which the monitor and the fuzzer link without it;
+               nor src/cpu/ or src/cuda/ (it links no metric library)
 
-Also: no two modules of src/ or kernels/ include each other (a header and
-its .cc or .cu are one module: x.h including y.h while y.cc includes x.h is
-a cycle), no header of gst/ includes, directly or not, a header that
-includes it back (the element's own header, gstssimulacra2cmp.h, at the
-bottom: it declares the type and the instance struct), and no file of src/, kernels/ or gst/ reads the environment
-(getenv): the library and the plugin take their settings from arguments and
-properties, and test hooks live in tests/.
+Also: every source of gst/ lies in gst/helpers/ or gst/element/, no two
+modules of src/ or kernels/ include each other (a header and its .cc or .cu
+are one module: x.h including y.h while y.cc includes x.h is a cycle), no
+header of gst/ includes, directly or not, a header that includes it back
+(the element's own header, gstssimulacra2cmp.h, at the bottom: it declares
+the type and the instance struct), and no file of src/, kernels/ or gst/
+reads the environment (getenv): the library and the plugin take their
+settings from arguments and properties, and test hooks live in tests/.
 
 With --compile CXX [ARGS...], also compiles each src/steps header on its own
 with only -I src, so that each one includes all it needs.
@@ -40,6 +45,8 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INCLUDE_ROOTS = ["src", "kernels", "gst/helpers", "gst/element"]
 SCANNED = {"src": (".h", ".cc"), "kernels": (".h", ".cu", ".cuh"), "gst": (".h", ".cc")}
+# The layers of gst/: its two folders, and "gst" for a source outside them.
+GST_LAYERS = ("helpers", "element", "gst")
 STEPS_SYSTEM = {"cstddef", "cstdint", "cmath", "cstring", "cfloat", "climits"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 
@@ -49,8 +56,10 @@ def layer(path):
     parts = path.split("/")
     if parts[0] == "src":
         return parts[1] if len(parts) > 2 and parts[1] in ("steps", "cpu", "cuda") else "api"
-    if parts[0] in ("kernels", "gst"):
-        return parts[0]
+    if parts[0] == "kernels":
+        return "kernels"
+    if parts[0] == "gst":
+        return parts[1] if len(parts) > 2 and parts[1] in ("helpers", "element") else "gst"
     return None
 
 
@@ -85,7 +94,7 @@ def violation(path, system, name, target):
     if system:
         if src_layer == "steps" and name not in STEPS_SYSTEM:
             return "steps/ headers include no system header but " + ", ".join(sorted(STEPS_SYSTEM))
-        if src_layer != "gst" and re.match(r"(gst|glib|gobject)[/.-]", name):
+        if src_layer not in GST_LAYERS and re.match(r"(gst|glib|gobject)[/.-]", name):
             return "the metric library does not include GStreamer or GLib"
         return None
     if target is None:
@@ -93,7 +102,7 @@ def violation(path, system, name, target):
     to = layer(target)
     if src_layer == "steps" and to != "steps":
         return "steps/ headers include only steps/ headers"
-    if src_layer in ("api", "steps", "cpu", "cuda", "kernels") and to == "gst":
+    if src_layer in ("api", "steps", "cpu", "cuda", "kernels") and to in GST_LAYERS:
         return "the metric library does not include the element"
     if src_layer == "api" and to in ("cpu", "cuda", "kernels"):
         return "the library API does not include a backend or kernels"
@@ -107,8 +116,12 @@ def violation(path, system, name, target):
         return "kernels include only kernels/ and steps/ headers"
     if src_layer == "kernels" and path.endswith(".h") and not target.endswith(".h"):
         return "a kernels/ .h header is host C++: it includes no device code"
-    if src_layer == "gst" and to == "kernels":
+    if src_layer in GST_LAYERS and to == "kernels":
         return "the element does not include kernels"
+    if src_layer == "helpers" and to == "element":
+        return "gst/helpers/ does not include gst/element/ (the monitor links it alone)"
+    if src_layer == "helpers" and to in ("cpu", "cuda"):
+        return "gst/helpers/ does not include a backend (it links no metric library)"
     return None
 
 
@@ -136,6 +149,17 @@ def check_environment():
     return failures
 
 
+def check_gst_folders():
+    """Prints each source of gst/ outside its two folders: a file there
+    would belong to neither layer."""
+    failures = 0
+    for path in sources():
+        if layer(path) == "gst":
+            failures += 1
+            print(f"{path}: a source of gst/ belongs in gst/helpers/ or gst/element/")
+    return failures
+
+
 def module(path):
     """A file's module: its path without the extension (x.h, x.cc, x.cu)."""
     return os.path.splitext(path)[0]
@@ -146,13 +170,13 @@ def check_cycles():
     between the headers of gst/."""
     graph = {}
     for path in sources():
-        in_gst = layer(path) == "gst"
+        in_gst = layer(path) in GST_LAYERS
         if in_gst and not path.endswith(".h"):
             continue
         node = path if in_gst else module(path)
         for _, system, name in includes(path):
             target = None if system else resolve(path, name)
-            if target is None or (layer(target) == "gst") != in_gst:
+            if target is None or (layer(target) in GST_LAYERS) != in_gst:
                 continue
             to = target if in_gst else module(target)
             if to != node:
@@ -196,7 +220,8 @@ def compile_steps_alone(cxx):
 
 
 def main(argv):
-    failures = check_includes() + check_cycles() + check_environment()
+    failures = (check_includes() + check_gst_folders() + check_cycles()
+                + check_environment())
     if len(argv) > 1 and argv[1] == "--compile":
         failures += compile_steps_alone(argv[2:])
     if failures:
