@@ -23,7 +23,8 @@
 // (the canonical tool's input) and a YUV video on its own YUV. Everything
 // printed comes from the element's bus messages, and the results file (-o,
 // or --format on standard output) is the element's own results-location
-// file, so the two are the same bytes (gst/results_writer.h has the schema).
+// file, so the two are the same bytes (gst/helpers/results_writer.h has the
+// schema).
 #include <gst/gst.h>
 
 #include <limits.h>

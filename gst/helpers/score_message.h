@@ -100,7 +100,7 @@ struct SummaryMessage {
   // The colorimetry-mode property in effect ("reference" or "per-stream"),
   // and what the distorted stream's reading took from the reference's
   // colour description ("matrix bt601 -> bt709, ..."; "" for nothing:
-  // gst/colour_interpretation.h).
+  // gst/element/colour_interpretation.h).
   std::string colorimetry_mode = "reference";
   std::string colorimetry_adopted;
   MessageOrigin origin;

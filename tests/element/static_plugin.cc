@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// SelectBackend (gst/backend_factory.h) for the static plugin of
+// SelectBackend (gst/element/backend_factory.h) for the static plugin of
 // static_plugin.h: the element calls it when it starts.
 #include "static_plugin.h"
 
@@ -12,7 +12,7 @@
 #include "cpu/cpu_backend.h"
 #include "delayed_backend.h"
 
-// Defined by GST_PLUGIN_DEFINE in gst/plugin.cc, a C function.
+// Defined by GST_PLUGIN_DEFINE in gst/element/plugin.cc, a C function.
 G_BEGIN_DECLS
 GST_PLUGIN_STATIC_DECLARE(ssimulacra2cmp);
 G_END_DECLS

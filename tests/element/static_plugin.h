@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The plugin built into a test binary, as GStreamer's static builds do: the
-// element's own code (gst/ s2c_element and plugin.cc) with, in place of
-// gst/backend_factory.cc, a factory whose CPU backend can be made slower per
-// pair (delayed_backend.h). The live tests use it to overload the element
-// without a test hook in the installed plugin (docs/decisions.md, D33).
+// element's own code (gst/element/: s2c_element and plugin.cc) with, in
+// place of gst/element/backend_factory.cc, a factory whose CPU backend can
+// be made slower per pair (delayed_backend.h). The live tests use it to
+// overload the element without a test hook in the installed plugin
+// (docs/decisions.md, D33).
 #ifndef S2C_TESTS_STATIC_PLUGIN_H_
 #define S2C_TESTS_STATIC_PLUGIN_H_
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// min-coverage's logic on its own (gst/coverage.h): which windows fall
-// short, the counters' growth per window, the closest miss between the
+// min-coverage's logic on its own (gst/helpers/coverage.h): which windows
+// fall short, the counters' growth per window, the closest miss between the
 // pads, and the cause the warning names.
 #include <string>
 

@@ -4,10 +4,10 @@
 // buffers. Past the first few thousand frames (buffer pools, caches and the
 // first allocations), memory must stay flat: a leak of even 100 bytes a
 // pair would show as 1.5 MB. The statistics' percentile window grows by 8
-// bytes a score up to its bound (gst/stats.h), so up to 120 KB of growth
-// is theirs; 1 MiB is allowed in all. The memory held is the resident set;
-// under AddressSanitizer, whose quarantine keeps freed memory resident by
-// design, it is the heap the sanitizer's allocator has handed out.
+// bytes a score up to its bound (gst/helpers/stats.h), so up to 120 KB of
+// growth is theirs; 1 MiB is allowed in all. The memory held is the resident
+// set; under AddressSanitizer, whose quarantine keeps freed memory resident
+// by design, it is the heap the sanitizer's allocator has handed out.
 #include <unistd.h>
 
 #include <cstdio>

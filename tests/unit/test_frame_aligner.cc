@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// FrameAligner (gst/frame_aligner.h) on realistic content: a pan across a
-// photograph as the reference, and the same frames blurred, shifted in
-// level, noisy and coarsely quantised, as an encoder would leave them, as
+// FrameAligner (gst/helpers/frame_aligner.h) on realistic content: a pan
+// across a photograph as the reference, and the same frames blurred, shifted
+// in level, noisy and coarsely quantised, as an encoder would leave them, as
 // the distorted stream, late, early, with frames dropped and repeated, a
 // flat scene and a scene cut. Every run is fed as the element feeds it,
 // holding at most FramesHeld() frames of each stream, in three orders of
