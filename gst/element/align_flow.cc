@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <utility>
 
+#include "element_state.h"
 #include "frame_flow.h"
 #include "output_queue.h"
 
@@ -79,8 +80,8 @@ void PostEvents(GstSsimulacra2Cmp* self) {
   while (a.aligner->TakeEvent(&e)) {
     if (e.decided) {
       if (a.decided) {
-        std::lock_guard<std::mutex> lock(p->results_lock);
-        ++p->results.realignments;
+        std::lock_guard<std::mutex> lock(p->output.results_lock);
+        ++p->output.results.realignments;
       }
       a.decided = true;
     }
@@ -91,7 +92,7 @@ void PostEvents(GstSsimulacra2Cmp* self) {
     m.reason = AlignReasonName(e.reason);
     m.decided = e.decided;
     m.frame_index = e.ref_index;
-    m.origin = Origin(p);
+    m.origin = Origin(&p->output);
     GST_INFO_OBJECT(self, "alignment from reference frame %" G_GUINT64_FORMAT ": offset %" PRId64
                     " frames (%s, %s, confidence %.3f)", m.frame_index, m.offset_frames,
                     m.reason.c_str(), m.decided ? "decided" : "undecided", m.confidence);
@@ -129,12 +130,12 @@ GstFlowReturn TakeIn(GstSsimulacra2Cmp* self, const ElementSettings& s, PadIndex
   frame.gap = IsGap(buffer);
   frame.excluded = !frame.gap && a.arrived[index] < start;
   if (!frame.gap) ++a.arrived[index];
-  if (index == kDist && frame.gap) p->coverage.NoteDistGap();
+  if (index == kDist && frame.gap) p->monitor.coverage.NoteDistGap();
   if (index == kDist && (frame.gap || frame.excluded)) {
     gst_buffer_unref(buffer);
     return GST_FLOW_OK;
   }
-  if (index == kRef && !frame.gap) NoteRefFrame(p, head, buffer);
+  if (index == kRef && !frame.gap) NoteRefFrame(&p->pairing, head, buffer);
   if (frame.gap || frame.excluded) {
     a.held[kRef].push_back(frame);
     return GST_FLOW_OK;
@@ -158,7 +159,7 @@ GstFlowReturn TakeIn(GstSsimulacra2Cmp* self, const ElementSettings& s, PadIndex
   }
   Thumbnail thumbnail;
   if (s.align == AlignChoice::kAuto) {
-    PadFormat& format = p->format[index];
+    PadFormat& format = p->caps.format[index];
     if (!format.known) {
       GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("A buffer arrived before its caps."), (nullptr));
       gst_buffer_unref(buffer);
@@ -194,14 +195,14 @@ void NoteEnded(GstSsimulacra2Cmp* self, PadIndex index) {
 }
 
 void NoteOffset(ElementState* p, int64_t offset) {
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  for (auto& seen : p->results.offsets) {
+  std::lock_guard<std::mutex> lock(p->output.results_lock);
+  for (auto& seen : p->output.results.offsets) {
     if (seen.first == offset) {
       ++seen.second;
       return;
     }
   }
-  p->results.offsets.push_back({offset, 1});
+  p->output.results.offsets.push_back({offset, 1});
 }
 
 // Sends a reference frame (taken) the way its verdict says.
@@ -239,7 +240,7 @@ GstFlowReturn TakeVerdicts(GstSsimulacra2Cmp* self) {
       if (front.gap) {
         QueueGap(p, front.buffer, front.running_time);
       } else {
-        QueueExcluded(p, front.buffer, front.running_time);
+        QueueExcluded(&p->queue, front.buffer, front.running_time);
       }
       continue;
     }
@@ -276,8 +277,8 @@ void DropUnneeded(ElementState* p) {
   const bool none_needed = a.ended[kRef] && a.held[kRef].empty();
   while (!held.empty() && (none_needed || held.front().index < oldest)) {
     if (!held.front().paired) {
-      std::lock_guard<std::mutex> lock(p->results_lock);
-      ++p->results.dist_unpaired;
+      std::lock_guard<std::mutex> lock(p->output.results_lock);
+      ++p->output.results.dist_unpaired;
     }
     gst_buffer_unref(held.front().buffer);
     held.pop_front();
@@ -317,6 +318,20 @@ GstFlowReturn AggregateAligned(GstSsimulacra2Cmp* self, const ElementSettings& s
     return Finish(self);
   }
   return Drain(self, PairsInFlight(self) - 1);
+}
+
+void ResetAlignment(AlignState* a) {
+  for (std::deque<HeldFrame>& held : a->held) {
+    for (HeldFrame& frame : held) gst_clear_buffer(&frame.buffer);
+    held.clear();
+  }
+  a->aligner.reset();
+  a->arrived[kRef] = a->arrived[kDist] = 0;
+  a->ended[kRef] = a->ended[kDist] = false;
+  a->decided = false;
+  a->restart_pending = false;
+  a->restored_by[kRef] = a->restored_by[kDist] = nullptr;
+  a->restore_next[kRef] = a->restore_next[kDist] = false;
 }
 
 }  // namespace s2c

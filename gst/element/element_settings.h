@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The element's property table: ids, defaults, enum types, and the
 // settable values as one plain struct the element copies under its object
-// lock. docs/element.md describes each property.
+// lock, and PropertyState, the properties as the element holds them.
+// docs/element.md describes each property.
 #ifndef S2C_GST_ELEMENT_SETTINGS_H_
 #define S2C_GST_ELEMENT_SETTINGS_H_
 
@@ -126,6 +127,21 @@ struct ElementSettings {
   int align_window = DEFAULT_ALIGN_WINDOW;
   uint64_t ref_start_frame = DEFAULT_START_FRAME;
   uint64_t dist_start_frame = DEFAULT_START_FRAME;
+};
+
+// The properties as the element holds them, and what its object lock
+// guards with them. All of it under the object lock: the application's
+// thread sets and reads the properties while the streaming thread copies
+// them (ReadSettings).
+struct PropertyState {
+  ElementSettings settings;
+  ElementStrings strings;
+  // From Start to Stop: the settings Start took are in effect, and those
+  // that only Start reads refuse to change (SetProperty).
+  bool started = false;
+  // The seqnum of the last FLUSH_START on each sink pad ([PadIndex]); a
+  // flush on both (a seek) abandons the pairs on the backend at once.
+  guint32 flush_start_seqnum[2] = {GST_SEQNUM_INVALID, GST_SEQNUM_INVALID};
 };
 
 // The tolerance pairing-tolerance=-1 (auto) gives where no half frame

@@ -12,7 +12,7 @@ namespace s2c {
 
 ElementSettings ReadSettings(GstSsimulacra2Cmp* self) {
   GST_OBJECT_LOCK(self);
-  ElementSettings s = self->priv->settings;
+  ElementSettings s = self->priv->props.settings;
   GST_OBJECT_UNLOCK(self);
   return s;
 }
@@ -22,12 +22,12 @@ bool IsLive(GstSsimulacra2Cmp* self) {
 }
 
 int64_t RefFramePeriod(const ElementState* p) {
-  const PadFormat& ref = p->format[kRef];
+  const PadFormat& ref = p->caps.format[kRef];
   if (ref.known && ref.info.fps_n > 0 && ref.info.fps_d > 0) {
     return static_cast<int64_t>(gst_util_uint64_scale_int(GST_SECOND, ref.info.fps_d,
                                                           ref.info.fps_n));
   }
-  return p->ref_period.Get();
+  return p->pairing.ref_period.Get();
 }
 
 int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s, bool live) {
@@ -36,7 +36,7 @@ int64_t CurrentPairingTolerance(const ElementState* p, const ElementSettings& s,
 
 int PairsInFlight(GstSsimulacra2Cmp* self) {
   const int max_in_flight = ReadSettings(self).max_in_flight;
-  const Backend* backend = self->priv->backend.get();
+  const Backend* backend = self->priv->queue.backend.get();
   return backend != nullptr ? std::min(max_in_flight, backend->Capacity()) : max_in_flight;
 }
 
@@ -68,11 +68,11 @@ void PostStructure(GstSsimulacra2Cmp* self, GstStructure* s) {
                            gst_message_new_element(GST_OBJECT(self), s));
 }
 
-MessageOrigin Origin(ElementState* p) {
+MessageOrigin Origin(ResultsOutputState* out) {
   MessageOrigin origin;
   origin.utc = UtcNow();
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  origin.label = p->label;
+  std::lock_guard<std::mutex> lock(out->results_lock);
+  origin.label = out->label;
   return origin;
 }
 
@@ -95,30 +95,30 @@ std::string OffsetsText(const std::vector<std::pair<int64_t, uint64_t>>& offsets
 // The statistics are copied under the lock and summarized outside it: the
 // percentiles sort up to a million scores (tens of ms), which must not hold
 // up the streaming thread, while the copy is one memcpy of at most 8 MiB.
-SummaryMessage MakeSummary(ElementState* p, const char* reason) {
+SummaryMessage MakeSummary(ResultsOutputState* out, const char* reason) {
   SummaryMessage m;
-  m.origin = Origin(p);
+  m.origin = Origin(out);
   m.reason = reason;
   ScoreStats stats;
   ScoreStats ssim_stats;
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    m.segment = p->results.segment;
-    m.metrics = p->metrics;
-    stats = p->results.stats;
-    ssim_stats = p->results.ssim_stats;
-    m.ref_unpaired = p->results.ref_unpaired;
-    m.dist_unpaired = p->results.dist_unpaired;
-    m.ref_late = p->results.ref_late;
-    m.ref_skipped = p->results.ref_skipped;
-    m.ref_overdue = p->results.ref_overdue;
-    m.ref_gaps = p->results.ref_gaps;
-    m.results_lost = p->results.results_lost;
-    m.align_flagged = p->results.align_flagged;
-    m.realignments = p->results.realignments;
-    m.offsets = OffsetsText(p->results.offsets);
-    m.colorimetry_mode = ColorimetryModeName(p->colorimetry_mode);
-    m.colorimetry_adopted = p->colorimetry_adopted;
+    std::lock_guard<std::mutex> lock(out->results_lock);
+    m.segment = out->results.segment;
+    m.metrics = out->metrics;
+    stats = out->results.stats;
+    ssim_stats = out->results.ssim_stats;
+    m.ref_unpaired = out->results.ref_unpaired;
+    m.dist_unpaired = out->results.dist_unpaired;
+    m.ref_late = out->results.ref_late;
+    m.ref_skipped = out->results.ref_skipped;
+    m.ref_overdue = out->results.ref_overdue;
+    m.ref_gaps = out->results.ref_gaps;
+    m.results_lost = out->results.results_lost;
+    m.align_flagged = out->results.align_flagged;
+    m.realignments = out->results.realignments;
+    m.offsets = OffsetsText(out->results.offsets);
+    m.colorimetry_mode = ColorimetryModeName(out->colorimetry_mode);
+    m.colorimetry_adopted = out->colorimetry_adopted;
   }
   m.scores = stats.Summarize();
   m.ssim = ssim_stats.Summarize();
@@ -127,32 +127,18 @@ SummaryMessage MakeSummary(ElementState* p, const char* reason) {
 
 void ResetSegment(ElementState* p, uint64_t segment) {
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    p->results = Results();
-    p->results.segment = segment;
-    p->results.started_us = g_get_monotonic_time();
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    p->output.results = Results();
+    p->output.results.segment = segment;
+    p->output.results.started_us = g_get_monotonic_time();
   }
-  p->frame_index = 0;
+  p->monitor.frame_index = 0;
   ResetAlignment(&p->align);
-  p->alarm.Reset();
-  p->window.Reset();
-  p->coverage.Reset();
-  p->ref_period.Reset();
-  p->warned_dist_ended = false;
-}
-
-void ResetAlignment(AlignState* a) {
-  for (std::deque<HeldFrame>& held : a->held) {
-    for (HeldFrame& frame : held) gst_clear_buffer(&frame.buffer);
-    held.clear();
-  }
-  a->aligner.reset();
-  a->arrived[kRef] = a->arrived[kDist] = 0;
-  a->ended[kRef] = a->ended[kDist] = false;
-  a->decided = false;
-  a->restart_pending = false;
-  a->restored_by[kRef] = a->restored_by[kDist] = nullptr;
-  a->restore_next[kRef] = a->restore_next[kDist] = false;
+  p->monitor.alarm.Reset();
+  p->monitor.window.Reset();
+  p->monitor.coverage.Reset();
+  p->pairing.ref_period.Reset();
+  p->pairing.warned_dist_ended = false;
 }
 
 }  // namespace s2c

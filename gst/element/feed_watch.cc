@@ -3,6 +3,8 @@
 
 #include <limits>
 
+#include "element_state.h"
+
 namespace s2c {
 namespace {
 
@@ -11,7 +13,7 @@ void PostFeed(GstSsimulacra2Cmp* self, int index, bool lost, GstClockTime timeou
   m.distorted = index == kDist;
   m.lost = lost;
   m.timeout = timeout;
-  m.origin = Origin(self->priv);
+  m.origin = Origin(&self->priv->output);
   PostStructure(self, m.ToStructure());
 }
 
@@ -46,8 +48,8 @@ void ScheduleLocked(GstSsimulacra2Cmp* self) {
 // The distorted feed is lost: its last score no longer describes what is
 // on air.
 void MarkLastScoreStale(ElementState* p) {
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  p->results.last_score = std::numeric_limits<double>::quiet_NaN();
+  std::lock_guard<std::mutex> lock(p->output.results_lock);
+  p->output.results.last_score = std::numeric_limits<double>::quiet_NaN();
 }
 
 // From the clock's thread: the feeds whose last buffer is feed-timeout old

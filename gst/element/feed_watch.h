@@ -12,11 +12,25 @@
 #ifndef S2C_GST_FEED_WATCH_H_
 #define S2C_GST_FEED_WATCH_H_
 
+#include <gst/gst.h>
+
 #include <mutex>
 
-#include "element_state.h"
+#include "gstssimulacra2cmp.h"
 
 namespace s2c {
+
+// The watch, under its own lock: the sink pads' probes, the clock's thread
+// and state changes touch it.
+struct FeedWatchState {
+  std::mutex lock;
+  bool armed = false;        // in PLAYING, with a feed-timeout
+  GstClock* clock = nullptr;  // a reference while armed
+  GstClockTime timeout = 0;
+  GstClockTime last[2] = {0, 0};  // clock time of each pad's last buffer
+  bool lost[2] = {false, false};
+  GstClockID id = nullptr;  // the next check
+};
 
 // Installs the buffer probes on both sink pads. Called once, at init.
 void InstallFeedProbes(GstSsimulacra2Cmp* self);

@@ -8,6 +8,7 @@
 #include "frame_flow.h"
 
 #include "align_flow.h"
+#include "element_state.h"
 #include "output_queue.h"
 #include "pad_caps.h"
 #include "pairing.h"
@@ -45,28 +46,27 @@ FrameMessage DescribeRef(GstAggregatorPad* pad, GstBuffer* ref,
 GstFlowReturn SkipPairOfTwoSizes(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
                                  GstClockTime ref_running_time) {
   ElementState* p = self->priv;
-  if (!p->sizes_differ) {
-    const FrameDesc& r = p->format[kRef].desc;
-    const FrameDesc& d = p->format[kDist].desc;
+  const FrameDesc& r = p->caps.format[kRef].desc;
+  const FrameDesc& d = p->caps.format[kDist].desc;
+  if (!p->caps.sizes_differ) {
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
                         ("The reference is %dx%d but the distorted stream is %dx%d; the "
                          "pairs are skipped (counted in ref-skipped) until both have one "
                          "size%s.",
                          r.width, r.height, d.width, d.height,
-                         p->dist_follow.size
+                         p->caps.dist_follow.size
                              ? " (the distorted branch is renegotiating to the reference's)"
                              : ""),
                         (nullptr));
-    p->sizes_differ = true;
+    p->caps.sizes_differ = true;
   }
-  p->coverage.NoteSizesDiffer(p->format[kRef].desc.width, p->format[kRef].desc.height,
-                              p->format[kDist].desc.width, p->format[kDist].desc.height);
+  p->monitor.coverage.NoteSizesDiffer(r.width, r.height, d.width, d.height);
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    ++p->results.ref_skipped;
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    ++p->output.results.ref_skipped;
   }
   gst_buffer_unref(dist);
-  QueueUnscored(p, ref, ref_running_time);
+  QueueUnscored(&p->queue, ref, ref_running_time);
   return Drain(self, PairsInFlight(self) - 1);
 }
 
@@ -81,11 +81,11 @@ GstFlowReturn PassOverdue(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* di
   GST_DEBUG_OBJECT(self, "reference %" GST_TIME_FORMAT " paired after its deadline: overdue",
                    GST_TIME_ARGS(ref_running_time));
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    ++p->results.ref_overdue;
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    ++p->output.results.ref_overdue;
   }
   gst_buffer_unref(dist);
-  QueueUnscored(p, ref, ref_running_time);
+  QueueUnscored(&p->queue, ref, ref_running_time);
   return Drain(self, PairsInFlight(self) - 1);
 }
 
@@ -100,14 +100,14 @@ void NoteConfigured(GstSsimulacra2Cmp* self, const FrameDesc& size) {
   GST_INFO_OBJECT(self, "%dx%d frames: %d pairs in flight (max-in-flight %d), %" G_GUINT64_FORMAT
                   " bytes of device memory",
                   size.width, size.height, pairs, max_in_flight,
-                  static_cast<guint64>(p->device_bytes));
-  if (pairs < max_in_flight && pairs != p->warned_pairs) {
+                  static_cast<guint64>(p->queue.device_bytes));
+  if (pairs < max_in_flight && pairs != p->queue.warned_pairs) {
     GST_ELEMENT_WARNING(self, RESOURCE, NO_SPACE_LEFT,
                         ("Only %d of max-in-flight=%d frame pairs fit in device-memory-limit "
                          "for %dx%d frames; scoring goes on with %d in flight.",
                          pairs, max_in_flight, size.width, size.height, pairs),
                         (nullptr));
-    p->warned_pairs = pairs;
+    p->queue.warned_pairs = pairs;
   }
   UpdateLatency(self);
 }
@@ -117,8 +117,8 @@ void NoteConfigured(GstSsimulacra2Cmp* self, const FrameDesc& size) {
 GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
                         GstClockTime ref_running_time, const PairOrigin& origin) {
   ElementState* p = self->priv;
-  PadFormat& rf = p->format[kRef];
-  PadFormat& df = p->format[kDist];
+  PadFormat& rf = p->caps.format[kRef];
+  PadFormat& df = p->caps.format[kDist];
   if (!rf.known || !df.known) {
     GST_ELEMENT_ERROR(self, CORE, NEGOTIATION,
                       ("A buffer arrived before its caps."), (nullptr));
@@ -128,7 +128,7 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
   }
   CheckDistFollow(self);
   if (!SameSize(rf, df)) {
-    if (IsLive(self) || p->dist_follow.size) {
+    if (IsLive(self) || p->caps.dist_follow.size) {
       return SkipPairOfTwoSizes(self, ref, dist, ref_running_time);
     }
     ReportSizeMismatch(self, rf, df);
@@ -136,35 +136,36 @@ GstFlowReturn ScorePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
     gst_buffer_unref(dist);
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  p->sizes_differ = false;
-  if (!p->ssim_formats.ok()) {
+  p->caps.sizes_differ = false;
+  if (!p->caps.ssim_formats.ok()) {
     GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("metrics includes ssim: %s.",
-                                                p->ssim_formats.message().c_str()),
+                                                p->caps.ssim_formats.message().c_str()),
                       (nullptr));
     gst_buffer_unref(ref);
     gst_buffer_unref(dist);
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  p->paired_any = true;
+  p->caps.paired_any = true;
   GstFlowReturn flow = GST_FLOW_OK;
-  if (rf.desc.width != p->configured_width || rf.desc.height != p->configured_height) {
+  OutputQueueState& q = p->queue;
+  if (rf.desc.width != q.configured_width || rf.desc.height != q.configured_height) {
     flow = Drain(self, 0);
     const Status status =
-        flow == GST_FLOW_OK ? p->backend->Configure(rf.desc.width, rf.desc.height)
+        flow == GST_FLOW_OK ? q.backend->Configure(rf.desc.width, rf.desc.height)
                             : Status::Ok();
     // What the backend holds for the new size, or still holds after a refusal.
-    p->device_bytes = p->backend->DeviceBytes();
+    q.device_bytes = q.backend->DeviceBytes();
     if (!status.ok()) {
       GST_ELEMENT_ERROR(self, RESOURCE, FAILED,
                         ("The %s backend could not be set up for %dx%d frames: %s.",
-                         p->backend->name(), rf.desc.width, rf.desc.height,
+                         q.backend->name(), rf.desc.width, rf.desc.height,
                          status.message().c_str()),
                         ("%s", status.message().c_str()));
       flow = GST_FLOW_ERROR;
     }
     if (flow == GST_FLOW_OK) {
-      p->configured_width = rf.desc.width;
-      p->configured_height = rf.desc.height;
+      q.configured_width = rf.desc.width;
+      q.configured_height = rf.desc.height;
       NoteConfigured(self, rf.desc);
     }
   }
@@ -207,11 +208,11 @@ GstClockTime RunningTime(const PadHead& head) {
                                               : GST_CLOCK_TIME_NONE;
 }
 
-void NoteRefFrame(ElementState* p, const PadHead& head, GstBuffer* ref) {
+void NoteRefFrame(PairingState* pairing, const PadHead& head, GstBuffer* ref) {
   if (!head.timed) return;
-  p->ref_period.Note(head.running_time, GST_BUFFER_DURATION_IS_VALID(ref)
-                                            ? static_cast<int64_t>(GST_BUFFER_DURATION(ref))
-                                            : 0);
+  const int64_t duration =
+      GST_BUFFER_DURATION_IS_VALID(ref) ? static_cast<int64_t>(GST_BUFFER_DURATION(ref)) : 0;
+  pairing->ref_period.Note(head.running_time, duration);
 }
 
 GstFlowReturn TakePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
@@ -227,22 +228,22 @@ GstFlowReturn TakePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
 GstFlowReturn PassUnpaired(GstSsimulacra2Cmp* self, GstBuffer* ref,
                            GstClockTime ref_running_time, bool late) {
   ElementState* p = self->priv;
-  if (gst_aggregator_pad_is_eos(self->pads[kDist]) && !p->warned_dist_ended) {
-    p->warned_dist_ended = true;
+  if (gst_aggregator_pad_is_eos(self->pads[kDist]) && !p->pairing.warned_dist_ended) {
+    p->pairing.warned_dist_ended = true;
     GST_ELEMENT_WARNING(self, STREAM, FAILED,
                         ("The distorted stream ended before the reference; "
                          "the rest of the reference passes through unscored."),
                         (nullptr));
   }
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
     if (late) {
-      ++p->results.ref_late;
+      ++p->output.results.ref_late;
     } else {
-      ++p->results.ref_unpaired;
+      ++p->output.results.ref_unpaired;
     }
   }
-  QueueUnscored(p, ref, ref_running_time);
+  QueueUnscored(&p->queue, ref, ref_running_time);
   return Drain(self, PairsInFlight(self) - 1);
 }
 
@@ -266,7 +267,7 @@ void ReportSizeMismatch(GstSsimulacra2Cmp* self, const PadFormat& r, const PadFo
                      r.desc.width, r.desc.height, d.desc.width, d.desc.height,
                      r.desc.width, r.desc.height),
                     (nullptr));
-  self->priv->negotiation_failed = true;
+  self->priv->caps.negotiation_failed = true;
 }
 
 namespace {
@@ -288,7 +289,7 @@ GstFlowReturn AggregateByTime(GstSsimulacra2Cmp* self, const ElementSettings& s,
   const bool dist_gap = !ref_gap && dist != nullptr && IsGap(dist);
   const PadHead ref_head = HeadOf(ref_pad, ref, 0);
   const PadHead dist_head = HeadOf(dist_pad, dist, s.dist_offset);
-  if (!ref_gap) NoteRefFrame(p, ref_head, ref);
+  if (!ref_gap) NoteRefFrame(&p->pairing, ref_head, ref);
   gst_clear_buffer(&ref);
   gst_clear_buffer(&dist);
   if (ref_gap) {
@@ -297,13 +298,13 @@ GstFlowReturn AggregateByTime(GstSsimulacra2Cmp* self, const ElementSettings& s,
   }
   if (dist_gap) {
     gst_aggregator_pad_drop_buffer(dist_pad);
-    p->coverage.NoteDistGap();
+    p->monitor.coverage.NoteDistGap();
     return GST_FLOW_OK;
   }
   // The start frames are left out on purpose, counted in nothing.
   if (ref_head.has_buffer && a.arrived[kRef] < s.ref_start_frame) {
     ++a.arrived[kRef];
-    QueueExcluded(p, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
+    QueueExcluded(&p->queue, gst_aggregator_pad_pop_buffer(ref_pad), RunningTime(ref_head));
     return Drain(self, PairsInFlight(self) - 1);
   }
   if (dist_head.has_buffer && a.arrived[kDist] < s.dist_start_frame) {
@@ -319,17 +320,17 @@ GstFlowReturn AggregateByTime(GstSsimulacra2Cmp* self, const ElementSettings& s,
                   DeadlinePassed(self, RunningTime(ref_head)));
   const bool live = IsLive(self);
   const int64_t tolerance = CurrentPairingTolerance(p, s, live);
-  if (tolerance != p->pairing_tolerance) {
+  if (tolerance != p->pairing.pairing_tolerance) {
     GST_DEBUG_OBJECT(self, "pairing tolerance %" GST_STIME_FORMAT " (reference frame period %"
                      GST_STIME_FORMAT ")", GST_STIME_ARGS(tolerance),
                      GST_STIME_ARGS(RefFramePeriod(p)));
-    p->pairing_tolerance = tolerance;
+    p->pairing.pairing_tolerance = tolerance;
     // Live, a frame period measured only now (no framerate in the caps)
     // changes the tolerance, and with it the latency.
     if (live) UpdateLatency(self);
   }
   const PairAction action = DecidePairing(
-      ref_head, dist_head, p->pairing_tolerance, ref_timeout,
+      ref_head, dist_head, p->pairing.pairing_tolerance, ref_timeout,
       s.live_policy == LivePolicy::kPassUnscored);
   if (action != PairAction::kWait) {
     GST_LOG_OBJECT(self, "ref %" GST_STIME_FORMAT " dist %" GST_STIME_FORMAT
@@ -341,7 +342,7 @@ GstFlowReturn AggregateByTime(GstSsimulacra2Cmp* self, const ElementSettings& s,
   }
   if ((action == PairAction::kRefUnpaired || action == PairAction::kDistUnpaired) &&
       ref_head.timed && dist_head.timed) {
-    p->coverage.NoteMiss(SaturatingSub(dist_head.running_time, ref_head.running_time));
+    p->monitor.coverage.NoteMiss(SaturatingSub(dist_head.running_time, ref_head.running_time));
   }
   switch (action) {
     case PairAction::kWait:
@@ -353,8 +354,8 @@ GstFlowReturn AggregateByTime(GstSsimulacra2Cmp* self, const ElementSettings& s,
     case PairAction::kDistUnpaired: {
       ++a.arrived[kDist];
       gst_aggregator_pad_drop_buffer(dist_pad);
-      std::lock_guard<std::mutex> lock(p->results_lock);
-      ++p->results.dist_unpaired;
+      std::lock_guard<std::mutex> lock(p->output.results_lock);
+      ++p->output.results.dist_unpaired;
       return GST_FLOW_OK;
     }
     case PairAction::kRefUnpaired:
@@ -378,7 +379,7 @@ GstFlowReturn AggregateByTime(GstSsimulacra2Cmp* self, const ElementSettings& s,
 
 GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
-  if (self->priv->negotiation_failed) return GST_FLOW_NOT_NEGOTIATED;
+  if (self->priv->caps.negotiation_failed) return GST_FLOW_NOT_NEGOTIATED;
   const ElementSettings s = ReadSettings(self);
   return s.align == AlignChoice::kOff ? AggregateByTime(self, s, timeout)
                                       : AggregateAligned(self, s, timeout);

@@ -5,9 +5,27 @@
 #ifndef S2C_GST_FRAME_FLOW_H_
 #define S2C_GST_FRAME_FLOW_H_
 
-#include "element_state.h"
+#include <cstdint>
+
+#include "element_settings.h"
+#include "gstssimulacra2cmp.h"
+#include "pad_caps.h"
+#include "pairing.h"
 
 namespace s2c {
+
+// What the streaming path learns as frames come in: the pairing tolerance
+// in effect and the reference's measured frame period (pairing by
+// alignment notes it too). Streaming thread.
+struct PairingState {
+  // The pairing tolerance in effect for the last decision, also for the
+  // coverage message.
+  int64_t pairing_tolerance = kAutoPairingTolerance;
+  // The reference's frame period measured where its caps state no
+  // framerate (RefFramePeriod); since start or the last flush.
+  FramePeriod ref_period;
+  bool warned_dist_ended = false;  // since start or the last flush
+};
 
 // GstAggregator's aggregate and get_next_time.
 GstFlowReturn Aggregate(GstAggregator* agg, gboolean timeout);
@@ -27,7 +45,7 @@ GstClockTime RunningTime(const PadHead& head);
 
 // A reference frame seen at its pad: the frame period where the caps state
 // none (FramePeriod).
-void NoteRefFrame(ElementState* p, const PadHead& head, GstBuffer* ref);
+void NoteRefFrame(PairingState* pairing, const PadHead& head, GstBuffer* ref);
 
 // Where a pair's distorted frame came from, for its frame message.
 struct PairOrigin {

@@ -38,7 +38,7 @@ namespace {
 // abandons them now, so that the streaming thread, which may be waiting for
 // one, returns at once instead of after the work in flight.
 void AbandonScoring(GstSsimulacra2Cmp* self) {
-  if (self->priv->backend) self->priv->backend->Cancel();
+  if (self->priv->queue.backend) self->priv->queue.backend->Cancel();
 }
 
 // Whether this FLUSH_START completes a flush of both sink pads (a seek),
@@ -48,8 +48,8 @@ bool FlushesBothPads(GstSsimulacra2Cmp* self, PadIndex index, GstEvent* flush_st
   s2c::ElementState* p = self->priv;
   const guint32 seqnum = gst_event_get_seqnum(flush_start);
   GST_OBJECT_LOCK(self);
-  p->flush_start_seqnum[index] = seqnum;
-  const bool both = p->flush_start_seqnum[1 - index] == seqnum;
+  p->props.flush_start_seqnum[index] = seqnum;
+  const bool both = p->props.flush_start_seqnum[1 - index] == seqnum;
   GST_OBJECT_UNLOCK(self);
   return both;
 }
@@ -143,15 +143,15 @@ void SetContext(GstElement* element, GstContext* context) {
 // The output is the reference stream: its caps, whatever downstream prefers.
 GstFlowReturn UpdateSrcCaps(GstAggregator* agg, GstCaps* downstream, GstCaps** ret) {
   s2c::ElementState* p = GST_SSIMULACRA2_CMP(agg)->priv;
-  if (p->ref_caps == nullptr) return GST_AGGREGATOR_FLOW_NEED_DATA;
-  if (!gst_caps_can_intersect(p->ref_caps, downstream)) {
+  if (p->caps.ref_caps == nullptr) return GST_AGGREGATOR_FLOW_NEED_DATA;
+  if (!gst_caps_can_intersect(p->caps.ref_caps, downstream)) {
     GST_ELEMENT_ERROR(agg, CORE, NEGOTIATION,
                       ("Downstream does not accept the reference caps the element "
                        "passes through; insert videoconvert after it."),
-                      ("reference caps: %" GST_PTR_FORMAT, p->ref_caps));
+                      ("reference caps: %" GST_PTR_FORMAT, p->caps.ref_caps));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-  *ret = gst_caps_ref(p->ref_caps);
+  *ret = gst_caps_ref(p->caps.ref_caps);
   return GST_FLOW_OK;
 }
 
@@ -191,34 +191,34 @@ bool StartWith(GstSsimulacra2Cmp* self, const s2c::ElementSettings& s,
     GST_ELEMENT_ERROR(self, LIBRARY, SETTINGS, ("%s", metrics.message().c_str()), (nullptr));
     return false;
   }
-  p->posted_error = false;
-  p->warned_results = false;
+  p->output.posted_error = false;
+  p->output.warned_results = false;
   if (!s2c::OpenResults(self, s, location)) return FALSE;
   GST_INFO_OBJECT(self, "scoring on the %s backend", selection.backend->name());
-  p->backend = std::move(selection.backend);
-  p->backend_is_cuda = selection.is_cuda;
+  p->queue.backend = std::move(selection.backend);
+  p->queue.backend_is_cuda = selection.is_cuda;
   {
     // The stats property reads it (MakeSummary) from the application's
     // thread, under this lock.
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    p->metrics = s.metrics;
-    p->label = label;
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    p->output.metrics = s.metrics;
+    p->output.label = label;
   }
-  p->configured_width = p->configured_height = 0;
-  p->device_bytes = p->backend->DeviceBytes();
-  p->warned_pairs = 0;
-  p->negotiation_failed = false;
-  p->paired_any = false;
-  p->warned_rates = false;
-  p->sizes_differ = false;
-  p->aspects_differ = false;
-  p->live_latency = GST_CLOCK_TIME_NONE;
-  p->pair_time = 0;
-  p->last_result_at = GST_CLOCK_TIME_NONE;
+  p->queue.configured_width = p->queue.configured_height = 0;
+  p->queue.device_bytes = p->queue.backend->DeviceBytes();
+  p->queue.warned_pairs = 0;
+  p->caps.negotiation_failed = false;
+  p->caps.paired_any = false;
+  p->caps.warned_rates = false;
+  p->caps.sizes_differ = false;
+  p->caps.aspects_differ = false;
+  p->queue.live_latency = GST_CLOCK_TIME_NONE;
+  p->queue.pair_time = 0;
+  p->queue.last_result_at = GST_CLOCK_TIME_NONE;
   s2c::ResetPadCaps(self, s.colorimetry_mode);
-  p->ssim_formats = s2c::Status::Ok();
+  p->caps.ssim_formats = s2c::Status::Ok();
   // A results file appended to goes on after its last segment.
-  ResetSegment(p, p->writer.is_open() ? p->writer.first_segment() : 0);
+  ResetSegment(p, p->output.writer.is_open() ? p->output.writer.first_segment() : 0);
   s2c::StartLinkWatch(self, s.link_timeout);
   return true;
 }
@@ -230,14 +230,14 @@ gboolean Start(GstAggregator* agg) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   s2c::ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
-  const s2c::ElementSettings settings = p->settings;
-  const s2c::ElementStrings strings = p->strings;
+  const s2c::ElementSettings settings = p->props.settings;
+  const s2c::ElementStrings strings = p->props.strings;
   const std::string label = strings.label.empty() ? GST_OBJECT_NAME(self) : strings.label;
-  p->started = true;
+  p->props.started = true;
   GST_OBJECT_UNLOCK(self);
   if (StartWith(self, settings, strings.results_location, label)) return TRUE;
   GST_OBJECT_LOCK(self);
-  p->started = false;
+  p->props.started = false;
   GST_OBJECT_UNLOCK(self);
   return FALSE;
 }
@@ -246,19 +246,19 @@ gboolean Stop(GstAggregator* agg) {
   s2c::ElementState* p = GST_SSIMULACRA2_CMP(agg)->priv;
   s2c::StopLinkWatch(GST_SSIMULACRA2_CMP(agg));
   s2c::StopFeedWatch(GST_SSIMULACRA2_CMP(agg));
-  if (p->backend) DropPending(p);
+  if (p->queue.backend) DropPending(&p->queue);
   ResetAlignment(&p->align);
-  p->backend.reset();
-  p->device_bytes = 0;
+  p->queue.backend.reset();
+  p->queue.device_bytes = 0;
   // Stopped before EOS: the file still gets the summary of what was scored.
   s2c::CloseResults(GST_SSIMULACRA2_CMP(agg));
-  gst_clear_caps(&p->ref_caps);
+  gst_clear_caps(&p->caps.ref_caps);
 #ifdef S2C_GST_CUDA
   s2c::ReleaseCudaContext(GST_ELEMENT(agg));
 #endif
   GST_OBJECT_LOCK(agg);
-  p->started = false;
-  p->flush_start_seqnum[kRef] = p->flush_start_seqnum[kDist] = GST_SEQNUM_INVALID;
+  p->props.started = false;
+  p->props.flush_start_seqnum[kRef] = p->props.flush_start_seqnum[kDist] = GST_SEQNUM_INVALID;
   GST_OBJECT_UNLOCK(agg);
   return TRUE;
 }
@@ -285,7 +285,7 @@ GstStateChangeReturn ChangeState(GstElement* element, GstStateChange transition)
 GstFlowReturn Flush(GstAggregator* agg) {
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(agg);
   s2c::ElementState* p = self->priv;
-  if (p->backend) DropPending(p);
+  if (p->queue.backend) DropPending(&p->queue);
   return s2c::EndSegment(self, "flush");
 }
 
@@ -293,7 +293,7 @@ GstFlowReturn Flush(GstAggregator* agg) {
 // posts for it, is remembered for the results file's last summary.
 gboolean PostMessage(GstElement* element, GstMessage* message) {
   if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
-    GST_SSIMULACRA2_CMP(element)->priv->posted_error = true;
+    GST_SSIMULACRA2_CMP(element)->priv->output.posted_error = true;
   }
   return GST_ELEMENT_CLASS(gst_ssimulacra2_cmp_parent_class)->post_message(element, message);
 }
@@ -305,9 +305,9 @@ void SetProperty(GObject* object, guint id, const GValue* value, GParamSpec* psp
   GstSsimulacra2Cmp* self = GST_SSIMULACRA2_CMP(object);
   s2c::ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
-  const bool refused = p->started && !(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+  const bool refused = p->props.started && !(pspec->flags & GST_PARAM_MUTABLE_PLAYING);
   const bool known =
-      refused || s2c::SetSettingsProperty(&p->settings, &p->strings, id, value);
+      refused || s2c::SetSettingsProperty(&p->props.settings, &p->props.strings, id, value);
   GST_OBJECT_UNLOCK(self);
   if (!known) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
@@ -325,31 +325,31 @@ void GetProperty(GObject* object, guint id, GValue* value, GParamSpec* pspec) {
   s2c::ElementState* p = self->priv;
   switch (id) {
     case s2c::PROP_LAST_SCORE: {
-      std::lock_guard<std::mutex> lock(p->results_lock);
-      g_value_set_double(value, p->results.last_score);
+      std::lock_guard<std::mutex> lock(p->output.results_lock);
+      g_value_set_double(value, p->output.results.last_score);
       return;
     }
     case s2c::PROP_STATS:
-      g_value_take_boxed(value, MakeSummary(p, "running").ToStructure());
+      g_value_take_boxed(value, MakeSummary(&p->output, "running").ToStructure());
       return;
     case s2c::PROP_DEVICE_MEMORY:
-      g_value_set_uint64(value, p->device_bytes);
+      g_value_set_uint64(value, p->queue.device_bytes);
       return;
     case s2c::PROP_ALIGN_FLAGGED: {
-      std::lock_guard<std::mutex> lock(p->results_lock);
-      g_value_set_uint64(value, p->results.align_flagged);
+      std::lock_guard<std::mutex> lock(p->output.results_lock);
+      g_value_set_uint64(value, p->output.results.align_flagged);
       return;
     }
     case s2c::PROP_REALIGNMENTS: {
-      std::lock_guard<std::mutex> lock(p->results_lock);
-      g_value_set_uint64(value, p->results.realignments);
+      std::lock_guard<std::mutex> lock(p->output.results_lock);
+      g_value_set_uint64(value, p->output.results.realignments);
       return;
     }
     default:
       break;
   }
   GST_OBJECT_LOCK(self);
-  const bool known = s2c::GetSettingsProperty(p->settings, p->strings, id, value);
+  const bool known = s2c::GetSettingsProperty(p->props.settings, p->props.strings, id, value);
   GST_OBJECT_UNLOCK(self);
   if (!known) G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
 }

@@ -21,10 +21,15 @@ G_END_DECLS
 
 namespace s2c {
 struct ElementState;  // element_state.h
+
+// The sink pads, as the instance's `pads` holds them.
+enum PadIndex { kRef = 0, kDist = 1 };
+
+inline const char* const kPadNames[2] = {"ref_sink", "dist_sink"};
 }  // namespace s2c
 
 // The instance: the aggregator, its two sink pads, and everything else the
-// element keeps in its state (element_state.h), which the flows of gst/
+// element keeps in its state (element_state.h), which the element's files
 // share through this pointer.
 struct _GstSsimulacra2Cmp {
   GstAggregator parent;

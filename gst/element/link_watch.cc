@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "element_state.h"
+
 namespace s2c {
 namespace {
 

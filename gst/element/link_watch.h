@@ -8,7 +8,7 @@
 #ifndef S2C_GST_LINK_WATCH_H_
 #define S2C_GST_LINK_WATCH_H_
 
-#include "element_state.h"
+#include "gstssimulacra2cmp.h"
 
 namespace s2c {
 

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 
+#include "element_state.h"
 #include "pairing.h"
 #include "results_output.h"
 #include "score_meta.h"
+#include "video_desc.h"
 #ifdef S2C_GST_CUDA
 #include <gst/cuda/gstcudamemory.h>
 
@@ -68,8 +70,8 @@ Deadline DeadlineWith(GstSsimulacra2Cmp* self, GstClockTime latency) {
 // Reads the aggregator's latency (which takes its source lock, so never
 // from get_next_time) and keeps it for QueueNextTime.
 Deadline DeadlineNow(GstSsimulacra2Cmp* self) {
-  self->priv->live_latency = gst_aggregator_get_latency(Agg(self));
-  return DeadlineWith(self, self->priv->live_latency);
+  self->priv->queue.live_latency = gst_aggregator_get_latency(Agg(self));
+  return DeadlineWith(self, self->priv->queue.live_latency);
 }
 
 // The output position moves to the end of what left last, a buffer or a
@@ -97,10 +99,10 @@ GstFlowReturn PushGap(GstSsimulacra2Cmp* self, GstBuffer* gap) {
   GstEvent* segment = gst_pad_get_sticky_event(agg->srcpad, GST_EVENT_SEGMENT, 0);
   if (segment != nullptr) {
     gst_event_unref(segment);
-  } else if (self->priv->ref_caps != nullptr) {
+  } else if (self->priv->caps.ref_caps != nullptr) {
     // No buffer has gone out since the start or a flush: stream-start, caps
     // and segment first, as gst_aggregator_finish_buffer would send them.
-    gst_aggregator_set_src_caps(agg, self->priv->ref_caps);
+    gst_aggregator_set_src_caps(agg, self->priv->caps.ref_caps);
   }
   AdvancePosition(self, gap);
   GstEvent* event = gst_event_new_gap(GST_BUFFER_PTS(gap), GST_BUFFER_DURATION(gap));
@@ -127,7 +129,7 @@ void UpdateAlarm(GstSsimulacra2Cmp* self, const ElementSettings& s,
   rule.threshold = s.threshold;
   rule.hysteresis = s.threshold_hysteresis;
   rule.hold = s.threshold_hold;
-  const AlarmChange change = p->alarm.Update(rule, f.score, f.running_time);
+  const AlarmChange change = p->monitor.alarm.Update(rule, f.score, f.running_time);
   if (change == AlarmChange::kNone) return;
   ThresholdMessage m;
   m.cleared = change == AlarmChange::kCleared;
@@ -153,18 +155,18 @@ void CountCoverage(GstSsimulacra2Cmp* self, const ElementSettings& s,
   ElementState* p = self->priv;
   LossCounts counts;
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    counts.ref_skipped = p->results.ref_skipped;
-    counts.ref_overdue = p->results.ref_overdue;
-    counts.ref_unpaired = p->results.ref_unpaired;
-    counts.dist_unpaired = p->results.dist_unpaired;
-    counts.ref_late = p->results.ref_late;
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    counts.ref_skipped = p->output.results.ref_skipped;
+    counts.ref_overdue = p->output.results.ref_overdue;
+    counts.ref_unpaired = p->output.results.ref_unpaired;
+    counts.dist_unpaired = p->output.results.dist_unpaired;
+    counts.ref_late = p->output.results.ref_late;
   }
   const GstClockTime window = s.summary_interval > 0 ? s.summary_interval : kDefaultCoverageWindow;
   CoverageMessage m;
-  if (!p->coverage.Add(window, s.min_coverage, running_time, scored, counts, &m)) return;
-  m.pairing_tolerance = p->pairing_tolerance;
-  m.origin = Origin(p);
+  if (!p->monitor.coverage.Add(window, s.min_coverage, running_time, scored, counts, &m)) return;
+  m.pairing_tolerance = p->pairing.pairing_tolerance;
+  m.origin = Origin(&p->output);
   const std::string text = ExplainCoverage(m);
   GST_ELEMENT_WARNING(self, STREAM, FAILED, ("%s", text.c_str()), (nullptr));
   PostStructure(self, m.ToStructure());
@@ -179,8 +181,8 @@ void CountInWindow(GstSsimulacra2Cmp* self, GstClockTime running_time, bool scor
   const ElementSettings s = ReadSettings(self);
   CountCoverage(self, s, running_time, scored);
   WindowMessage m;
-  if (!p->window.Add(s.summary_interval, running_time, has_score, score, &m)) return;
-  m.origin = Origin(p);
+  if (!p->monitor.window.Add(s.summary_interval, running_time, has_score, score, &m)) return;
+  m.origin = Origin(&p->output);
   PostStructure(self, m.ToStructure());
 }
 
@@ -202,17 +204,17 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   const ElementSettings s = ReadSettings(self);
   const double score = pending->frame.score;
   FrameMessage f = pending->frame;
-  f.frame_index = FrameIndex(pending->ref, p->frame_index++);
-  f.origin = Origin(p);
+  f.frame_index = FrameIndex(pending->ref, p->monitor.frame_index++);
+  f.origin = Origin(&p->output);
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    f.segment = p->results.segment;
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    f.segment = p->output.results.segment;
     if (f.metrics & kMetricSsimulacra2) {
-      p->results.stats.Add(score);
-      p->results.last_score = score;
+      p->output.results.stats.Add(score);
+      p->output.results.last_score = score;
     }
-    if (f.metrics & kMetricSsim) p->results.ssim_stats.Add(f.ssim.combined);
-    if (f.align_flagged) ++p->results.align_flagged;
+    if (f.metrics & kMetricSsim) p->output.results.ssim_stats.Add(f.ssim.combined);
+    if (f.align_flagged) ++p->output.results.align_flagged;
   }
   GstBuffer* out = gst_buffer_make_writable(pending->ref);
   pending->ref = nullptr;
@@ -235,18 +237,17 @@ GstFlowReturn FinishScored(GstSsimulacra2Cmp* self, Pending* pending) {
   return Push(self, out);
 }
 
-void CountSkipped(ElementState* p) {
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  ++p->results.ref_skipped;
+void CountSkipped(ResultsOutputState* out) {
+  std::lock_guard<std::mutex> lock(out->results_lock);
+  ++out->results.ref_skipped;
 }
 
 // A waiting pair that will not be started: counted in ref-skipped, its
 // partner dropped, and its reference left to leave unscored in its turn.
 void SkipWaiting(GstSsimulacra2Cmp* self, Pending* pending, const char* why) {
-  ElementState* p = self->priv;
   GST_DEBUG_OBJECT(self, "reference %" GST_TIME_FORMAT " skipped: %s",
                    GST_TIME_ARGS(pending->frame.running_time), why);
-  CountSkipped(p);
+  CountSkipped(&self->priv->output);
   gst_clear_buffer(&pending->dist);
   pending->state = PairState::kUnscored;
 }
@@ -256,29 +257,29 @@ void SkipWaiting(GstSsimulacra2Cmp* self, Pending* pending, const char* why) {
 // is done with its frames (the mapped frames keep their own buffer
 // references).
 GstFlowReturn AbandonFront(GstSsimulacra2Cmp* self) {
-  ElementState* p = self->priv;
-  Pending& front = p->pending.front();
+  OutputQueueState* q = &self->priv->queue;
+  Pending& front = q->pending.front();
   GST_DEBUG_OBJECT(self, "reference %" GST_TIME_FORMAT " leaves at its deadline, its pair "
                    "still on the backend: skipped", GST_TIME_ARGS(front.frame.running_time));
-  CountSkipped(p);
+  CountSkipped(&self->priv->output);
   GstBuffer* ref = front.ref;
   front.ref = nullptr;
-  p->abandoned.push_back(front);
-  p->pending.pop_front();
+  q->abandoned.push_back(front);
+  q->pending.pop_front();
   return Push(self, ref);
 }
 
 // Collects the abandoned pairs the backend has finished (all of them with
 // `wait`), throwing their results away. They are its oldest pairs.
-Status CollectAbandoned(ElementState* p, bool wait) {
-  while (!p->abandoned.empty()) {
+Status CollectAbandoned(OutputQueueState* q, bool wait) {
+  while (!q->abandoned.empty()) {
     bool ready = false;
     uint64_t tag = 0;
     Result dropped;
-    const Status status = p->backend->CollectOldest(wait, &ready, &tag, &dropped);
+    const Status status = q->backend->CollectOldest(wait, &ready, &tag, &dropped);
     if (status.ok() && !ready) return status;
-    UnmapPending(&p->abandoned.front());
-    p->abandoned.pop_front();
+    UnmapPending(&q->abandoned.front());
+    q->abandoned.pop_front();
     if (!status.ok()) return status;
   }
   return Status::Ok();
@@ -288,13 +289,13 @@ Status CollectAbandoned(ElementState* p, bool wait) {
 // abandoned ones are collected (waiting for all of them with `wait`). A
 // score is kept in the entry (kScored) and its frames are released. On a
 // failure the pair is gone from the backend: its frames are released too.
-Status CollectInto(ElementState* p, Pending* pending, bool wait, bool* ready) {
+Status CollectInto(OutputQueueState* q, Pending* pending, bool wait, bool* ready) {
   *ready = false;
-  S2C_RETURN_IF_ERROR(CollectAbandoned(p, wait));
-  if (!p->abandoned.empty()) return Status::Ok();
+  S2C_RETURN_IF_ERROR(CollectAbandoned(q, wait));
+  if (!q->abandoned.empty()) return Status::Ok();
   uint64_t tag = 0;
   Result result;
-  const Status status = p->backend->CollectOldest(wait, ready, &tag, &result);
+  const Status status = q->backend->CollectOldest(wait, ready, &tag, &result);
   if (!status.ok()) {
     UnmapPending(pending);
     return status;
@@ -315,19 +316,19 @@ Status CollectInto(ElementState* p, Pending* pending, bool wait, bool* ready) {
 // Live, each result also updates the estimate of the backend's time per
 // pair (from the later of the pair's start and the previous result to
 // this one), which QueueNextTime's poll keeps within a few ms.
-Status CollectFinished(ElementState* p, const Deadline& deadline) {
-  S2C_RETURN_IF_ERROR(CollectAbandoned(p, false));
-  for (Pending& pending : p->pending) {
+Status CollectFinished(OutputQueueState* q, const Deadline& deadline) {
+  S2C_RETURN_IF_ERROR(CollectAbandoned(q, false));
+  for (Pending& pending : q->pending) {
     if (pending.state != PairState::kScoring) continue;
     bool ready = false;
-    S2C_RETURN_IF_ERROR(CollectInto(p, &pending, false, &ready));
+    S2C_RETURN_IF_ERROR(CollectInto(q, &pending, false, &ready));
     if (!ready) break;
     if (!deadline.active || !GST_CLOCK_TIME_IS_VALID(pending.started_at)) continue;
     GstClockTime start = pending.started_at;
-    if (GST_CLOCK_TIME_IS_VALID(p->last_result_at)) start = std::max(start, p->last_result_at);
+    if (GST_CLOCK_TIME_IS_VALID(q->last_result_at)) start = std::max(start, q->last_result_at);
     const GstClockTime sample = deadline.now > start ? deadline.now - start : 0;
-    p->pair_time = p->pair_time == 0 ? sample : (7 * p->pair_time + sample) / 8;
-    p->last_result_at = deadline.now;
+    q->pair_time = q->pair_time == 0 ? sample : (7 * q->pair_time + sample) / 8;
+    q->last_result_at = deadline.now;
   }
   return Status::Ok();
 }
@@ -362,12 +363,13 @@ bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
 // Maps a waiting pair's frames and submits them.
 GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
   ElementState* p = self->priv;
-  PadFormat& rf = p->format[kRef];
-  PadFormat& df = p->format[kDist];
+  OutputQueueState* q = &p->queue;
+  PadFormat& rf = p->caps.format[kRef];
+  PadFormat& df = p->caps.format[kDist];
   // Device pointers only when the backend runs on CUDA and both frames live
   // in CUDA memory its context can read; otherwise both are read from host
   // memory (GStreamer downloads CUDA memory on a host map).
-  const bool device = p->backend_is_cuda && rf.cuda_memory && df.cuda_memory &&
+  const bool device = q->backend_is_cuda && rf.cuda_memory && df.cuda_memory &&
                       ReadableInPlace(self, pending->ref) &&
                       ReadableInPlace(self, pending->dist);
   if (!MapFrame(&pending->ref_frame, &rf.info, pending->ref,
@@ -384,19 +386,19 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
   // The mapped frame holds its own reference to the buffer.
   gst_clear_buffer(&pending->dist);
   pending->state = PairState::kScoring;
-  pending->tag = p->next_tag++;
-  const Status status = p->backend->Submit(
+  pending->tag = q->next_tag++;
+  const Status status = q->backend->Submit(
       ViewOfVideoFrame(pending->ref_frame, rf.desc),
       ViewOfVideoFrame(pending->dist_frame, df.desc),
       device ? MemoryKind::kDevice : MemoryKind::kHost, pending->tag);
   // The first pair of a size or format sizes the uploads' copies and SSIM's
   // workspace.
-  p->device_bytes = p->backend->DeviceBytes();
+  q->device_bytes = q->backend->DeviceBytes();
   if (!status.ok()) {
     UnmapPending(pending);
     if (status.code() == StatusCode::kCancelled) return GST_FLOW_FLUSHING;
     GST_ELEMENT_ERROR(self, STREAM, FAILED,
-                      ("The %s backend refused a frame pair.", p->backend->name()),
+                      ("The %s backend refused a frame pair.", q->backend->name()),
                       ("%s", status.message().c_str()));
     return GST_FLOW_ERROR;
   }
@@ -411,24 +413,24 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
 // frames than on scores that would all come too late.
 GstFlowReturn StartWaiting(GstSsimulacra2Cmp* self, const Deadline& deadline,
                            int pairs_in_flight, bool* started) {
-  ElementState* p = self->priv;
-  int room = pairs_in_flight - p->backend->InFlight();
+  OutputQueueState* q = &self->priv->queue;
+  int room = pairs_in_flight - q->backend->InFlight();
   if (room <= 0) return GST_FLOW_OK;
   const auto startable = [&](const Pending& e) {
     return e.state == PairState::kWaiting && !deadline.Passed(e.frame.running_time);
   };
   int excess = deadline.active
-                   ? static_cast<int>(std::count_if(p->pending.begin(), p->pending.end(),
+                   ? static_cast<int>(std::count_if(q->pending.begin(), q->pending.end(),
                                                     startable)) - room
                    : 0;
-  for (Pending& pending : p->pending) {
+  for (Pending& pending : q->pending) {
     if (room == 0) break;
     if (!startable(pending)) continue;
     // An idle backend always takes the pair: its result is also the next
     // sample of the time per pair, without which an estimate from a busy
     // spell would never come down again.
-    const int in_flight = p->backend->InFlight();
-    const GstClockTime work = (in_flight + 1) * p->pair_time;
+    const int in_flight = q->backend->InFlight();
+    const GstClockTime work = (in_flight + 1) * q->pair_time;
     const bool crowded = excess > 0;
     if (crowded || (in_flight > 0 && !deadline.InTime(pending.frame.running_time, work))) {
       --excess;
@@ -453,7 +455,7 @@ GstFlowReturn BackendFailed(GstSsimulacra2Cmp* self, const Status& status) {
   GST_ELEMENT_ERROR(self, STREAM, FAILED,
                     ("The %s backend failed to score frame %" G_GUINT64_FORMAT
                      "; no score is reported for it.",
-                     p->backend->name(), p->frame_index),
+                     p->queue.backend->name(), p->monitor.frame_index),
                     ("%s", status.message().c_str()));
   return GST_FLOW_ERROR;
 }
@@ -463,13 +465,13 @@ GstFlowReturn BackendFailed(GstSsimulacra2Cmp* self, const Status& status) {
 // backend has more than `keep` pairs.
 GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int keep,
                         bool* sent) {
-  ElementState* p = self->priv;
-  while (!p->pending.empty()) {
-    Pending& front = p->pending.front();
+  OutputQueueState* q = &self->priv->queue;
+  while (!q->pending.empty()) {
+    Pending& front = q->pending.front();
     if (!deadline.Due(front.frame.running_time)) return GST_FLOW_OK;
     if (front.state == PairState::kScoring && !deadline.active) {
       bool ready = false;
-      const Status status = CollectInto(p, &front, p->backend->InFlight() > keep, &ready);
+      const Status status = CollectInto(q, &front, q->backend->InFlight() > keep, &ready);
       if (!status.ok()) return BackendFailed(self, status);
       if (!ready) return GST_FLOW_OK;
     }
@@ -486,14 +488,14 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
     GstFlowReturn flow;
     if (front.state == PairState::kScored) {
       flow = FinishScored(self, &front);
-      p->pending.pop_front();
+      q->pending.pop_front();
     } else if (front.state == PairState::kUnscored) {
       if (!front.gap && !front.excluded) {
         CountInWindow(self, front.frame.running_time, false, false, 0.0);
       }
       flow = front.gap ? PushGap(self, front.ref) : Push(self, front.ref);
       front.ref = nullptr;
-      p->pending.pop_front();
+      q->pending.pop_front();
     } else {
       CountInWindow(self, front.frame.running_time, false, false, 0.0);
       flow = AbandonFront(self);  // live, due, still on the backend
@@ -506,23 +508,23 @@ GstFlowReturn SendFront(GstSsimulacra2Cmp* self, const Deadline& deadline, int k
 
 }  // namespace
 
-void QueueUnscored(ElementState* p, GstBuffer* ref, GstClockTime running_time) {
+void QueueUnscored(OutputQueueState* q, GstBuffer* ref, GstClockTime running_time) {
   Pending pending;
   pending.ref = ref;
   pending.frame.running_time = running_time;
-  p->pending.push_back(pending);
+  q->pending.push_back(pending);
 }
 
-void QueueExcluded(ElementState* p, GstBuffer* ref, GstClockTime running_time) {
-  QueueUnscored(p, ref, running_time);
-  p->pending.back().excluded = true;
+void QueueExcluded(OutputQueueState* q, GstBuffer* ref, GstClockTime running_time) {
+  QueueUnscored(q, ref, running_time);
+  q->pending.back().excluded = true;
 }
 
 void QueueGap(ElementState* p, GstBuffer* gap, GstClockTime running_time) {
-  QueueUnscored(p, gap, running_time);
-  p->pending.back().gap = true;
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  ++p->results.ref_gaps;
+  QueueUnscored(&p->queue, gap, running_time);
+  p->queue.pending.back().gap = true;
+  std::lock_guard<std::mutex> lock(p->output.results_lock);
+  ++p->output.results.ref_gaps;
 }
 
 GstFlowReturn QueuePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist,
@@ -532,18 +534,18 @@ GstFlowReturn QueuePair(GstSsimulacra2Cmp* self, GstBuffer* ref, GstBuffer* dist
   pending.ref = ref;
   pending.dist = dist;
   pending.frame = frame;
-  self->priv->pending.push_back(pending);
+  self->priv->queue.pending.push_back(pending);
   // At most PairsInFlight - 1 pairs stay on the backend until the next
   // call: the latency UpdateLatency reports, and none at all with one pair.
   return Drain(self, PairsInFlight(self) - 1);
 }
 
 GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep) {
-  ElementState* p = self->priv;
+  OutputQueueState* q = &self->priv->queue;
   const int pairs_in_flight = PairsInFlight(self);
   const Deadline deadline = keep == 0 ? Deadline() : DeadlineNow(self);
   for (;;) {
-    const Status status = CollectFinished(p, deadline);
+    const Status status = CollectFinished(q, deadline);
     if (!status.ok()) return BackendFailed(self, status);
     bool started = false, sent = false;
     GstFlowReturn flow = StartWaiting(self, deadline, pairs_in_flight, &started);
@@ -553,21 +555,21 @@ GstFlowReturn Drain(GstSsimulacra2Cmp* self, int keep) {
   }
   if (keep > 0) return GST_FLOW_OK;
   // Nothing may stay on the backend when everything is drained.
-  const Status rest = CollectAbandoned(p, true);
+  const Status rest = CollectAbandoned(q, true);
   return rest.ok() ? GST_FLOW_OK : BackendFailed(self, rest);
 }
 
-void DropPending(ElementState* p) {
+void DropPending(OutputQueueState* q) {
   // The frames stay mapped until the backend no longer reads them.
-  p->backend->DropInFlight();
-  for (Pending& abandoned : p->abandoned) UnmapPending(&abandoned);
-  p->abandoned.clear();
-  for (Pending& pending : p->pending) {
+  q->backend->DropInFlight();
+  for (Pending& abandoned : q->abandoned) UnmapPending(&abandoned);
+  q->abandoned.clear();
+  for (Pending& pending : q->pending) {
     UnmapPending(&pending);
     gst_clear_buffer(&pending.dist);
     gst_clear_buffer(&pending.ref);
   }
-  p->pending.clear();
+  q->pending.clear();
 }
 
 bool DeadlinePassed(GstSsimulacra2Cmp* self, GstClockTime running_time) {
@@ -575,11 +577,11 @@ bool DeadlinePassed(GstSsimulacra2Cmp* self, GstClockTime running_time) {
 }
 
 GstClockTime QueueNextTime(GstSsimulacra2Cmp* self) {
-  ElementState* p = self->priv;
-  const Deadline deadline = DeadlineWith(self, p->live_latency);
-  if (!deadline.active || p->pending.empty()) return GST_CLOCK_TIME_NONE;
-  GstClockTime next = p->pending.front().frame.running_time;
-  if (p->backend->InFlight() > 0) {
+  const OutputQueueState* q = &self->priv->queue;
+  const Deadline deadline = DeadlineWith(self, q->live_latency);
+  if (!deadline.active || q->pending.empty()) return GST_CLOCK_TIME_NONE;
+  GstClockTime next = q->pending.front().frame.running_time;
+  if (q->backend->InFlight() > 0) {
     // Poll for results. The base class adds the latency to the time it is
     // given.
     const GstClockTime poll = deadline.now + kResultPoll;

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "element_state.h"
 #include "frame_flow.h"
 #include "output_queue.h"
 #include "ssim_planes.h"
@@ -17,10 +18,10 @@ namespace {
 // sample for sample: a warning each time the two pads start to differ.
 void WarnIfAspectsDiffer(GstSsimulacra2Cmp* self) {
   ElementState* p = self->priv;
-  const GstVideoInfo& r = p->format[kRef].info;
-  const GstVideoInfo& d = p->format[kDist].info;
+  const GstVideoInfo& r = p->caps.format[kRef].info;
+  const GstVideoInfo& d = p->caps.format[kDist].info;
   const bool differ = gst_util_fraction_compare(r.par_n, r.par_d, d.par_n, d.par_d) != 0;
-  if (differ && !p->aspects_differ) {
+  if (differ && !p->caps.aspects_differ) {
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
                         ("The reference has a pixel aspect ratio of %d/%d but the distorted "
                          "stream %d/%d: the frames are compared sample for sample as they "
@@ -28,7 +29,7 @@ void WarnIfAspectsDiffer(GstSsimulacra2Cmp* self) {
                          r.par_n, r.par_d, d.par_n, d.par_d),
                         (nullptr));
   }
-  p->aspects_differ = differ;
+  p->caps.aspects_differ = differ;
 }
 
 bool RatesDiffer(const GstVideoInfo& r, const GstVideoInfo& d) {
@@ -38,10 +39,10 @@ bool RatesDiffer(const GstVideoInfo& r, const GstVideoInfo& d) {
 
 void WarnIfRatesDiffer(GstSsimulacra2Cmp* self) {
   ElementState* p = self->priv;
-  const GstVideoInfo& r = p->format[kRef].info;
-  const GstVideoInfo& d = p->format[kDist].info;
-  if (p->warned_rates || p->dist_follow.rate || !RatesDiffer(r, d)) return;
-  p->warned_rates = true;
+  const GstVideoInfo& r = p->caps.format[kRef].info;
+  const GstVideoInfo& d = p->caps.format[kDist].info;
+  if (p->caps.warned_rates || p->caps.dist_follow.rate || !RatesDiffer(r, d)) return;
+  p->caps.warned_rates = true;
   GST_ELEMENT_WARNING(self, STREAM, FORMAT,
                       ("The reference runs at %d/%d fps and the distorted stream at "
                        "%d/%d fps: only frames whose running times match within "
@@ -82,7 +83,7 @@ bool DistCanProduce(GstSsimulacra2Cmp* self, const FollowedFormat& follow, bool 
                                                 AllName(possible, "height"))) &&
              (!rate || AllName(possible, "framerate"));
   if (can) {
-    GstCaps* wanted = FollowingCaps(self->priv->metrics, follow, size, rate);
+    GstCaps* wanted = FollowingCaps(self->priv->output.metrics, follow, size, rate);
     can = gst_caps_can_intersect(possible, wanted);
     gst_caps_unref(wanted);
   }
@@ -99,7 +100,7 @@ bool DistCanProduce(GstSsimulacra2Cmp* self, const FollowedFormat& follow, bool 
 // (a decoder answers with its template), so its next CAPS query, which
 // shows what it can, has the last word (CheckDistFollow).
 void AskDistToFollow(GstSsimulacra2Cmp* self, const PadFormat& ref, const PadFormat& dist) {
-  DistFollow& f = self->priv->dist_follow;
+  DistFollow& f = self->priv->caps.dist_follow;
   const FollowedFormat follow = FollowedOf(ref.info);
   f.size = !SameSize(ref, dist) && !f.refuses_size && DistCanProduce(self, follow, true, false);
   f.rate = follow.fps_n > 0 && RatesDiffer(ref.info, dist.info) && !f.refuses_rate &&
@@ -118,16 +119,16 @@ void UpdateDistReading(GstSsimulacra2Cmp* self) {
   ElementState* p = self->priv;
   ColorimetryMode mode;
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    mode = p->colorimetry_mode;
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    mode = p->output.colorimetry_mode;
   }
-  const DistReading reading = ReadDist(p->format[kRef].own, p->format[kDist].own, mode);
-  p->format[kDist].desc = reading.desc;
+  const DistReading reading = ReadDist(p->caps.format[kRef].own, p->caps.format[kDist].own, mode);
+  p->caps.format[kDist].desc = reading.desc;
   {
-    std::lock_guard<std::mutex> lock(p->results_lock);
-    p->colorimetry_adopted = reading.adopted;
+    std::lock_guard<std::mutex> lock(p->output.results_lock);
+    p->output.colorimetry_adopted = reading.adopted;
   }
-  if (!reading.adopted.empty() && reading.adopted != p->warned_colour) {
+  if (!reading.adopted.empty() && reading.adopted != p->caps.warned_colour) {
     GST_ELEMENT_WARNING(self, STREAM, FORMAT,
                         ("The distorted stream's colour description differs from the "
                          "reference's (%s): it is read with the reference's, as an encode "
@@ -137,7 +138,7 @@ void UpdateDistReading(GstSsimulacra2Cmp* self) {
                          reading.adopted.c_str()),
                         (nullptr));
   }
-  p->warned_colour = reading.adopted;
+  p->caps.warned_colour = reading.adopted;
 }
 
 // A refusal in a query, said once per pad and reason: the upstream element
@@ -146,8 +147,8 @@ void WarnRefused(GstSsimulacra2Cmp* self, PadIndex index, const Status& refusal,
                  GstCaps* caps) {
   ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
-  const bool warned = p->refused_caps[index] == refusal.message();
-  p->refused_caps[index] = refusal.message();
+  const bool warned = p->caps.refused_caps[index] == refusal.message();
+  p->caps.refused_caps[index] = refusal.message();
   GST_OBJECT_UNLOCK(self);
   GST_INFO_OBJECT(self, "%s refuses %" GST_PTR_FORMAT, kPadNames[index], caps);
   if (!warned) {
@@ -196,8 +197,8 @@ void FollowReferenceCaps(GstSsimulacra2Cmp* self, GstCaps* caps) {
   GstVideoInfo info;
   if (!gst_video_info_from_caps(&info, caps)) return;
   GST_OBJECT_LOCK(self);
-  self->priv->followed = FollowedOf(info);
-  self->priv->followed_known = true;
+  self->priv->caps.followed = FollowedOf(info);
+  self->priv->caps.followed_known = true;
   GST_OBJECT_UNLOCK(self);
 }
 
@@ -208,44 +209,44 @@ gboolean HandleSinkCaps(GstSsimulacra2Cmp* self, PadIndex index, GstCaps* caps) 
   if (!status.ok()) {
     GST_ELEMENT_ERROR(self, CORE, NEGOTIATION, ("%s.", status.message().c_str()),
                       ("caps: %" GST_PTR_FORMAT, caps));
-    p->negotiation_failed = true;
+    p->caps.negotiation_failed = true;
     return FALSE;
   }
   f.desc = f.own;
   f.cuda_memory = HasCudaMemoryFeature(caps);
   f.known = true;
-  const PadFormat& other = p->format[1 - index];
+  const PadFormat& other = p->caps.format[1 - index];
   if (index == kRef) {
     // What the distorted branch refused was the old reference's.
-    p->dist_follow.refuses_size = p->dist_follow.refuses_rate = false;
+    p->caps.dist_follow.refuses_size = p->caps.dist_follow.refuses_rate = false;
   }
-  p->dist_follow.size = p->dist_follow.rate = false;
+  p->caps.dist_follow.size = p->caps.dist_follow.rate = false;
   if (other.known) AskDistToFollow(self, index == kRef ? f : other, index == kRef ? other : f);
   // Not live, before the first pair, a mismatch is a negotiation error right
   // away, unless the distorted branch is renegotiating to the reference's
   // size; in mid-stream both pads may be switching size, and live a size
   // change may reach one pad first, so ScorePair checks the pair it is
   // given instead.
-  if (!p->paired_any && other.known && !SameSize(other, f) && !IsLive(self) &&
-      !p->dist_follow.size) {
+  if (!p->caps.paired_any && other.known && !SameSize(other, f) && !IsLive(self) &&
+      !p->caps.dist_follow.size) {
     ReportSizeMismatch(self, index == kRef ? f : other, index == kRef ? other : f);
     return FALSE;
   }
   // Pairs still waiting for the backend are mapped with the format they
   // came in, and buffers of the old format leave before the new caps do.
-  if (p->format[index].known && Drain(self, 0) != GST_FLOW_OK) return FALSE;
+  if (p->caps.format[index].known && Drain(self, 0) != GST_FLOW_OK) return FALSE;
   if (index == kRef) {
-    gst_caps_replace(&p->ref_caps, caps);
+    gst_caps_replace(&p->caps.ref_caps, caps);
     gst_pad_mark_reconfigure(Agg(self)->srcpad);
     FollowReferenceCaps(self, caps);
   }
-  p->format[index] = f;
+  p->caps.format[index] = f;
   if (other.known) UpdateDistReading(self);
   // SSIM's formats are checked once per caps, here; ScorePair refuses the
   // pairs while they are not ones SSIM compares.
-  if (other.known && (p->metrics & kMetricSsim)) {
-    p->ssim_formats = CheckSsimFormats(p->format[kRef].desc.format,
-                                       p->format[kDist].desc.format);
+  if (other.known && (p->output.metrics & kMetricSsim)) {
+    p->caps.ssim_formats = CheckSsimFormats(p->caps.format[kRef].desc.format,
+                                            p->caps.format[kDist].desc.format);
   }
   if (other.known) {
     WarnIfRatesDiffer(self);
@@ -260,9 +261,9 @@ gboolean AnswerCapsQuery(GstSsimulacra2Cmp* self, int index, GstQuery* query) {
   gst_query_parse_caps(query, &filter);
   ElementState* p = self->priv;
   GST_OBJECT_LOCK(self);
-  const unsigned metrics = p->settings.metrics;
-  const bool follow = index == kDist && p->followed_known;
-  const FollowedFormat followed = p->followed;
+  const unsigned metrics = p->props.settings.metrics;
+  const bool follow = index == kDist && p->caps.followed_known;
+  const FollowedFormat followed = p->caps.followed;
   GST_OBJECT_UNLOCK(self);
   FollowedParts kept;
   GstCaps* caps = QueryCaps(metrics, filter, follow ? &followed : nullptr, &kept);
@@ -270,8 +271,8 @@ gboolean AnswerCapsQuery(GstSsimulacra2Cmp* self, int index, GstQuery* query) {
     // One query that leaves the reference's size out says the branch cannot
     // produce it; later ones with wider filters (a decoder's format query)
     // do not say it can.
-    if (!kept.size) p->dist_follow.refuses_size = true;
-    if (followed.fps_n > 0 && !kept.rate) p->dist_follow.refuses_rate = true;
+    if (!kept.size) p->caps.dist_follow.refuses_size = true;
+    if (followed.fps_n > 0 && !kept.rate) p->caps.dist_follow.refuses_rate = true;
   }
   GST_DEBUG_OBJECT(self, "CAPS query on %s: filter %" GST_PTR_FORMAT ", answer %" GST_PTR_FORMAT,
                    index >= 0 ? kPadNames[index] : "src", filter, caps);
@@ -295,7 +296,7 @@ gboolean AnswerAcceptCaps(GstSsimulacra2Cmp* self, PadIndex index, GstQuery* que
 }
 
 void CheckDistFollow(GstSsimulacra2Cmp* self) {
-  DistFollow& f = self->priv->dist_follow;
+  DistFollow& f = self->priv->caps.dist_follow;
   if (f.size && f.refuses_size) f.size = false;
   if (f.rate && f.refuses_rate) {
     f.rate = false;
@@ -305,19 +306,19 @@ void CheckDistFollow(GstSsimulacra2Cmp* self) {
 
 void ResetPadCaps(GstSsimulacra2Cmp* self, ColorimetryMode mode) {
   ElementState* p = self->priv;
-  p->format[kRef] = PadFormat();
-  p->format[kDist] = PadFormat();
-  p->dist_follow.size = p->dist_follow.rate = false;
-  p->dist_follow.refuses_size = p->dist_follow.refuses_rate = false;
-  p->warned_colour.clear();
+  p->caps.format[kRef] = PadFormat();
+  p->caps.format[kDist] = PadFormat();
+  p->caps.dist_follow.size = p->caps.dist_follow.rate = false;
+  p->caps.dist_follow.refuses_size = p->caps.dist_follow.refuses_rate = false;
+  p->caps.warned_colour.clear();
   GST_OBJECT_LOCK(self);
-  p->followed_known = false;
-  p->refused_caps[kRef].clear();
-  p->refused_caps[kDist].clear();
+  p->caps.followed_known = false;
+  p->caps.refused_caps[kRef].clear();
+  p->caps.refused_caps[kDist].clear();
   GST_OBJECT_UNLOCK(self);
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  p->colorimetry_mode = mode;
-  p->colorimetry_adopted.clear();
+  std::lock_guard<std::mutex> lock(p->output.results_lock);
+  p->output.colorimetry_mode = mode;
+  p->output.colorimetry_adopted.clear();
 }
 
 }  // namespace s2c

@@ -6,9 +6,70 @@
 #ifndef S2C_GST_PAD_CAPS_H_
 #define S2C_GST_PAD_CAPS_H_
 
-#include "element_state.h"
+#include <gst/video/video.h>
+
+#include <atomic>
+#include <string>
+
+#include "colour_interpretation.h"
+#include "gstssimulacra2cmp.h"
+#include "sink_caps.h"
+#include "status.h"
+#include "steps/frame.h"
 
 namespace s2c {
+
+// A sink pad's format, from its accepted caps.
+struct PadFormat {
+  bool known = false;
+  GstVideoInfo info = {};
+  FrameDesc own;   // as the pad's caps describe it
+  FrameDesc desc;  // as it is read (colour_interpretation.h): what is scored
+  bool cuda_memory = false;
+};
+
+// The distorted branch following the reference's size and frame rate.
+struct DistFollow {
+  // Streaming thread: it was asked to renegotiate to the reference's size
+  // (rate), which it said it can produce; cleared when its next caps
+  // arrive, or when its CAPS query shows that it cannot after all. Until
+  // then the pairs of two sizes are skipped.
+  bool size = false;
+  bool rate = false;
+  // Set by dist_sink's CAPS query, in the upstream's thread: a query since
+  // the reference's caps left the reference's size (rate) out.
+  std::atomic<bool> refuses_size{false};
+  std::atomic<bool> refuses_rate{false};
+};
+
+// The sink pads' formats and what their caps set off: checks, warnings,
+// the distorted branch following the reference. The streaming thread's,
+// except where a comment names another.
+struct PadCapsState {
+  PadFormat format[2];  // [PadIndex]
+  // With SSIM among the metrics: CheckSsimFormats of the two pads' formats,
+  // set when caps change (ok until both pads have caps).
+  Status ssim_formats;
+  GstCaps* ref_caps = nullptr;
+  bool negotiation_failed = false;
+  bool paired_any = false;  // since start
+  bool warned_rates = false;
+  // Live: the two pads' frame sizes differ (a resolution change has reached
+  // one of them); pairs are skipped, with one warning, until they agree
+  // (frame_flow.cc).
+  bool sizes_differ = false;
+  bool aspects_differ = false;  // pixel-aspect-ratio: one warning per change
+  DistFollow dist_follow;
+  // The colour description the distorted stream last took from the
+  // reference, as warned (one warning per change).
+  std::string warned_colour;
+  // Object lock: the reference's size and rate, which dist_sink's CAPS
+  // query offers (from the reference's caps until stop), and each pad's
+  // last refusal in an ACCEPT_CAPS query, warned once.
+  bool followed_known = false;
+  FollowedFormat followed;
+  std::string refused_caps[2];
+};
 
 // The CAPS event of a sink pad: refused caps are a negotiation error that
 // names the element to insert; accepted ones become the pad's format.

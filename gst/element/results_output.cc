@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "element_state.h"
+
 namespace s2c {
 namespace {
 
@@ -19,7 +21,7 @@ const char* WhyNotWritten(bool completed, int error) {
 // stops. Otherwise one warning per run, and the caller counts the record
 // lost.
 bool StopsOnFailure(GstSsimulacra2Cmp* self, const std::string& what, const char* why) {
-  ElementState* p = self->priv;
+  ResultsOutputState* out = &self->priv->output;
   if (ReadSettings(self).results_write_failure == ResultsFailure::kError) {
     GST_ELEMENT_ERROR(self, RESOURCE, WRITE,
                       ("Could not write %s to the results file; stopping "
@@ -28,8 +30,8 @@ bool StopsOnFailure(GstSsimulacra2Cmp* self, const std::string& what, const char
                       ("%s", why));
     return true;
   }
-  if (!p->warned_results) {
-    p->warned_results = true;
+  if (!out->warned_results) {
+    out->warned_results = true;
     GST_ELEMENT_WARNING(self, RESOURCE, WRITE,
                         ("Could not write %s to the results file; scoring goes on, the "
                          "summary's results-lost counts the records not written, and this "
@@ -42,32 +44,32 @@ bool StopsOnFailure(GstSsimulacra2Cmp* self, const std::string& what, const char
 
 // The segment's pairs scored per second of wall-clock time since it
 // began, NaN while it has none: libvmaf's "fps".
-double SegmentFps(ElementState* p, const SummaryMessage& m) {
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  const double seconds = (g_get_monotonic_time() - p->results.started_us) / 1e6;
+double SegmentFps(ResultsOutputState* out, const SummaryMessage& m) {
+  std::lock_guard<std::mutex> lock(out->results_lock);
+  const double seconds = (g_get_monotonic_time() - out->results.started_us) / 1e6;
   const uint64_t frames = m.frames_scored();
   return frames > 0 && seconds > 0 ? static_cast<double>(frames) / seconds : ScoreSummary::kNone;
 }
 
-void CountLost(ElementState* p) {
-  std::lock_guard<std::mutex> lock(p->results_lock);
-  ++p->results.results_lost;
+void CountLost(ResultsOutputState* out) {
+  std::lock_guard<std::mutex> lock(out->results_lock);
+  ++out->results.results_lost;
 }
 
 }  // namespace
 
 bool OpenResults(GstSsimulacra2Cmp* self, const ElementSettings& s, const std::string& location) {
-  ElementState* p = self->priv;
+  ResultsOutputState* out = &self->priv->output;
   if (location.empty()) return true;
-  switch (p->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics,
-                         s.results_append)) {
+  switch (out->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics,
+                           s.results_append)) {
     case ResultsFile::OpenResult::kOk:
       break;
     case ResultsFile::OpenResult::kCannotContinue:
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                         ("Cannot append to the results file \"%s\": %s. It is left as it "
                          "was; give another results-location.",
-                         location.c_str(), p->writer.why_not_continued().c_str()),
+                         location.c_str(), out->writer.why_not_continued().c_str()),
                         (nullptr));
       return false;
     case ResultsFile::OpenResult::kInUse:
@@ -86,53 +88,53 @@ bool OpenResults(GstSsimulacra2Cmp* self, const ElementSettings& s, const std::s
       return false;
     }
   }
-  if (!p->writer.WriteHeader() && StopsOnFailure(self, "the header", g_strerror(errno))) {
-    p->writer.Close();
+  if (!out->writer.WriteHeader() && StopsOnFailure(self, "the header", g_strerror(errno))) {
+    out->writer.Close();
     return false;
   }
   return true;
 }
 
 GstFlowReturn WriteFrameResults(GstSsimulacra2Cmp* self, const FrameMessage& f) {
-  ElementState* p = self->priv;
-  const bool completed = p->writer.finished();
-  if (!p->writer.is_open() || p->writer.Write(f)) return GST_FLOW_OK;
+  ResultsOutputState* out = &self->priv->output;
+  const bool completed = out->writer.finished();
+  if (!out->writer.is_open() || out->writer.Write(f)) return GST_FLOW_OK;
   if (StopsOnFailure(self, "frame " + std::to_string(f.frame_index),
                      WhyNotWritten(completed, errno))) {
     return GST_FLOW_ERROR;
   }
-  CountLost(p);
+  CountLost(out);
   return GST_FLOW_OK;
 }
 
 GstFlowReturn EndSegment(GstSsimulacra2Cmp* self, const char* reason) {
-  ElementState* p = self->priv;
+  ResultsOutputState* out = &self->priv->output;
   const bool flush = std::strcmp(reason, "flush") == 0;
-  SummaryMessage summary = MakeSummary(p, reason);
+  SummaryMessage summary = MakeSummary(out, reason);
   GstFlowReturn flow = GST_FLOW_OK;
-  const bool completed = p->writer.finished();
-  const double fps = SegmentFps(p, summary);
-  if (p->writer.is_open() &&
-      !(flush ? p->writer.EndSegment(summary, fps) : p->writer.Finish(summary, fps))) {
+  const bool completed = out->writer.finished();
+  const double fps = SegmentFps(out, summary);
+  if (out->writer.is_open() &&
+      !(flush ? out->writer.EndSegment(summary, fps) : out->writer.Finish(summary, fps))) {
     if (StopsOnFailure(self, "the summary", WhyNotWritten(completed, errno))) {
       flow = GST_FLOW_ERROR;
     } else {
-      CountLost(p);
+      CountLost(out);
       ++summary.results_lost;
     }
   }
   PostStructure(self, summary.ToStructure());
-  if (flush) ResetSegment(p, summary.segment + 1);
+  if (flush) ResetSegment(self->priv, summary.segment + 1);
   return flow;
 }
 
 void CloseResults(GstSsimulacra2Cmp* self) {
-  ElementState* p = self->priv;
-  if (p->writer.is_open() && !p->writer.finished()) {
-    const SummaryMessage summary = MakeSummary(p, p->posted_error ? "error" : "stop");
-    p->writer.Finish(summary, SegmentFps(p, summary));
+  ResultsOutputState* out = &self->priv->output;
+  if (out->writer.is_open() && !out->writer.finished()) {
+    const SummaryMessage summary = MakeSummary(out, out->posted_error ? "error" : "stop");
+    out->writer.Finish(summary, SegmentFps(out, summary));
   }
-  p->writer.Close();
+  out->writer.Close();
 }
 
 }  // namespace s2c

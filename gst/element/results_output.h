@@ -6,11 +6,69 @@
 #ifndef S2C_GST_RESULTS_OUTPUT_H_
 #define S2C_GST_RESULTS_OUTPUT_H_
 
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "element_state.h"
+#include "colour_interpretation.h"
+#include "element_settings.h"
+#include "gstssimulacra2cmp.h"
+#include "metrics.h"
+#include "results_writer.h"
+#include "score_message.h"
+#include "stats.h"
 
 namespace s2c {
+
+// Per-segment results, read by the application through properties.
+struct Results {
+  uint64_t segment = 0;      // 0 from start, one more after each flush
+  gint64 started_us = 0;     // g_get_monotonic_time() when it began, for fps
+  ScoreStats stats;       // SSIMULACRA 2's scores
+  ScoreStats ssim_stats;  // SSIM's combined raw values
+  uint64_t ref_unpaired = 0;
+  uint64_t dist_unpaired = 0;
+  uint64_t ref_late = 0;
+  uint64_t ref_skipped = 0;
+  uint64_t ref_overdue = 0;
+  uint64_t ref_gaps = 0;
+  uint64_t results_lost = 0;
+  uint64_t align_flagged = 0;  // pairs scored flagged (FrameMessage::align_flagged)
+  uint64_t realignments = 0;   // decided alignments after the segment's first
+  // Pairs made at each offset (frames), in the order the offsets were first
+  // seen (SummaryMessage::offsets).
+  std::vector<std::pair<int64_t, uint64_t>> offsets;
+  double last_score = std::numeric_limits<double>::quiet_NaN();
+};
+
+// The results: the segment's counters and statistics, which the element's
+// files add to and the application reads through properties, what the
+// summaries say of the run, and the results file.
+struct ResultsOutputState {
+  ResultsWriter writer;
+  bool warned_results = false;  // since start: one warning for a failing file
+  // Since start: the element posted an error (the results file's last
+  // summary says so). Set from whichever thread posts.
+  std::atomic<bool> posted_error{false};
+
+  std::mutex results_lock;  // guards what follows against property reads
+  Results results;
+  // The backend's (Metric bits), set at start: written under the lock,
+  // which the stats property takes, and read without it by the streaming
+  // thread, since nothing else writes it.
+  unsigned metrics = kMetricSsimulacra2;
+  // The label in effect since start (the label property, else the
+  // element's name), which the stats property reads.
+  std::string label;
+  // colorimetry-mode since start, and what the distorted stream's reading
+  // took from the reference's (DistReading::adopted), for the summaries.
+  ColorimetryMode colorimetry_mode = ColorimetryMode::kReference;
+  std::string colorimetry_adopted;
+};
 
 // Opens `location`, when set (to append with results-append), and writes
 // the header. False after posting an element error.
