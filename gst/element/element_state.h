@@ -9,9 +9,7 @@
 
 #include <cstdint>
 
-#include "alarm.h"
 #include "align_flow.h"
-#include "coverage.h"
 #include "element_settings.h"
 #include "feed_watch.h"
 #include "frame_flow.h"
@@ -19,22 +17,10 @@
 #include "output_queue.h"
 #include "pad_caps.h"
 #include "results_output.h"
+#include "score_fanout.h"
 #include "score_message.h"
-#include "window_summary.h"
 
 namespace s2c {
-
-// What the reference frames leaving the element (output_queue.cc) feed
-// besides the results: their numbering and the signals that watch the
-// scores. Streaming thread; from zero with each segment.
-struct MonitorState {
-  // The pairs scored in the segment: the frame-index of a reference buffer
-  // that carries no frame number.
-  uint64_t frame_index = 0;
-  ThresholdAlarm alarm;  // SSIMULACRA 2's threshold (alarm.h)
-  WindowSummary window;  // summary-interval (window_summary.h)
-  CoverageWatch coverage;  // min-coverage (coverage.h)
-};
 
 // Everything the element keeps between calls, by owner. A part without a
 // lock of its own is streaming state: the source pad task, start/stop and
@@ -46,7 +32,7 @@ struct ElementState {
   PairingState pairing;       // frame_flow.h
   AlignState align;           // align_flow.h
   OutputQueueState queue;     // output_queue.h
-  MonitorState monitor;       // above
+  MonitorState monitor;       // score_fanout.h
   ResultsOutputState output;  // results_output.h; results_lock
   FeedWatchState feed;        // feed_watch.h; its own lock
   GstClockID link_watch = nullptr;  // link_watch.h; start and stop only

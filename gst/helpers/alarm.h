@@ -3,7 +3,7 @@
 // `threshold` for at least `hold` of running time, cleared when it has
 // stayed at or above threshold + hysteresis for as long. With a hold of 0
 // a single score raises or clears it. The element feeds it SSIMULACRA 2's
-// scores in output order (output_queue.cc) and posts what it says.
+// scores in output order (score_fanout.cc) and posts what it says.
 #ifndef S2C_GST_ALARM_H_
 #define S2C_GST_ALARM_H_
 

@@ -7,7 +7,7 @@
 // when paired (the streaming thread was held up), frames that did not pair
 // (with the closest offset between the pads seen), references passed on
 // before their partner came, gaps in the distorted feed. Pure logic, fed in
-// output order (output_queue.cc) and by the pairing decisions
+// output order (score_fanout.cc) and by the pairing decisions
 // (frame_flow.cc).
 #ifndef S2C_GST_COVERAGE_H_
 #define S2C_GST_COVERAGE_H_

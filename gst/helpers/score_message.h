@@ -45,7 +45,7 @@ struct FrameMessage {
   unsigned metrics = kMetricSsimulacra2;
   double score = 0.0;  // exactly the backend's double
   SsimResult ssim;     // combined, combined_db and the planes
-  uint64_t frame_index = 0;  // the reference frame's number (output_queue.cc, FrameIndex)
+  uint64_t frame_index = 0;  // the reference frame's number (score_fanout.cc, FrameIndex)
   uint64_t segment = 0;      // 0 from start, one more after each flush
   // Of the scored reference buffer (GST_CLOCK_TIME_NONE when unknown).
   GstClockTime timestamp = GST_CLOCK_TIME_NONE;

@@ -3,7 +3,7 @@
 // the element are counted in windows of `interval` running time, [start,
 // start + interval); the first frame at or past a window's end closes it,
 // and the element posts its summary without stopping the stream. Pure
-// logic, fed in output order (output_queue.cc).
+// logic, fed in output order (score_fanout.cc).
 #ifndef S2C_GST_WINDOW_SUMMARY_H_
 #define S2C_GST_WINDOW_SUMMARY_H_
 
