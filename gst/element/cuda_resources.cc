@@ -118,6 +118,43 @@ MemorySync RuntimeMemorySync() {
 #endif
 }
 
+// True when every memory of `buffer` is CUDA memory the element's context
+// can read in place (its own context, or a peer one).
+bool IsReadableInPlace(GstElement* element, GstBuffer* buffer) {
+  GstCudaContext* ours = ContextOf(element);
+  if (ours == nullptr) return false;
+  const guint n = gst_buffer_n_memory(buffer);
+  for (guint i = 0; i < n; ++i) {
+    GstMemory* mem = gst_buffer_peek_memory(buffer, i);
+    if (!gst_is_cuda_memory(mem)) return false;
+    GstCudaContext* theirs = reinterpret_cast<GstCudaMemory*>(mem)->context;
+    if (theirs != ours && !gst_cuda_context_can_access_peer(ours, theirs)) return false;
+  }
+  return true;
+}
+
+// Waits until the writes to `buffer`'s CUDA memory that its producer left
+// running on the memory's CUDA stream have finished, so that the backend,
+// on streams of its own, reads the finished frame. Called after mapping
+// the buffer with GST_MAP_CUDA: the map itself may enqueue an upload on
+// that stream. CUDA memory carries a stream from GStreamer 1.24 on, and
+// GST_MAP_CUDA does not wait for it; in 1.22 the memory has no stream and
+// its producers finish their writes before pushing, so there is nothing to
+// wait for (docs/decisions.md, D31).
+void WaitForCudaWriters(GstBuffer* buffer) {
+  // As GStreamer's own CUDA elements do for memory of a stream other than
+  // theirs (nvencoder, cudaconvert): gst_cuda_memory_sync() waits for the
+  // memory's stream only when a write left it marked as needing a sync, and
+  // clears the mark, so a second reader of the same buffer does not wait.
+  const MemorySync sync = RuntimeMemorySync();
+  if (sync == nullptr) return;
+  const guint n = gst_buffer_n_memory(buffer);
+  for (guint i = 0; i < n; ++i) {
+    GstMemory* mem = gst_buffer_peek_memory(buffer, i);
+    if (gst_is_cuda_memory(mem)) sync(reinterpret_cast<GstCudaMemory*>(mem));
+  }
+}
+
 }  // namespace
 
 bool HandleCudaContextQuery(GstElement* element, GstQuery* query) {
@@ -135,33 +172,6 @@ void ReleaseCudaContext(GstElement* element) {
   GstCudaContext** slot = &SlotOf(element)->context;
   if (*slot != nullptr) gst_object_unref(*slot);
   *slot = nullptr;
-}
-
-bool IsReadableInPlace(GstElement* element, GstBuffer* buffer) {
-  GstCudaContext* ours = ContextOf(element);
-  if (ours == nullptr) return false;
-  const guint n = gst_buffer_n_memory(buffer);
-  for (guint i = 0; i < n; ++i) {
-    GstMemory* mem = gst_buffer_peek_memory(buffer, i);
-    if (!gst_is_cuda_memory(mem)) return false;
-    GstCudaContext* theirs = reinterpret_cast<GstCudaMemory*>(mem)->context;
-    if (theirs != ours && !gst_cuda_context_can_access_peer(ours, theirs)) return false;
-  }
-  return true;
-}
-
-void WaitForCudaWriters(GstBuffer* buffer) {
-  // As GStreamer's own CUDA elements do for memory of a stream other than
-  // theirs (nvencoder, cudaconvert): gst_cuda_memory_sync() waits for the
-  // memory's stream only when a write left it marked as needing a sync, and
-  // clears the mark, so a second reader of the same buffer does not wait.
-  const MemorySync sync = RuntimeMemorySync();
-  if (sync == nullptr) return;
-  const guint n = gst_buffer_n_memory(buffer);
-  for (guint i = 0; i < n; ++i) {
-    GstMemory* mem = gst_buffer_peek_memory(buffer, i);
-    if (gst_is_cuda_memory(mem)) sync(reinterpret_cast<GstCudaMemory*>(mem));
-  }
 }
 
 Status MakeContextBoundCudaBackend(GstElement* element, const BackendRequest& request,
@@ -196,6 +206,21 @@ Status MakeContextBoundCudaBackend(GstElement* element, const BackendRequest& re
                   DeviceFp64Name(request.device_fp64));
   *out = std::make_unique<ContextBoundBackend>(context, std::move(cuda));
   return Status::Ok();
+}
+
+MemoryKind PairMemory(GstElement* element, bool cuda_pair, GstBuffer* ref, GstBuffer* dist) {
+  return cuda_pair && IsReadableInPlace(element, ref) && IsReadableInPlace(element, dist)
+             ? MemoryKind::kDevice
+             : MemoryKind::kHost;
+}
+
+bool MapForBackend(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
+                   MemoryKind memory) {
+  const bool device = memory == MemoryKind::kDevice;
+  const int flags = device ? GST_MAP_READ | GST_MAP_CUDA : GST_MAP_READ;
+  if (!gst_video_frame_map(frame, info, buffer, static_cast<GstMapFlags>(flags))) return false;
+  if (device) WaitForCudaWriters(buffer);
+  return true;
 }
 
 }  // namespace s2c

@@ -3,15 +3,11 @@
 
 #include <algorithm>
 
+#include "cuda_resources.h"
 #include "element_state.h"
 #include "pairing.h"
 #include "score_fanout.h"
 #include "video_desc.h"
-#ifdef S2C_GST_CUDA
-#include <gst/cuda/gstcudamemory.h>
-
-#include "cuda_resources.h"
-#endif
 
 GST_DEBUG_CATEGORY_EXTERN(gst_ssimulacra2_cmp_debug);
 #define GST_CAT_DEFAULT gst_ssimulacra2_cmp_debug
@@ -224,33 +220,6 @@ Status CollectFinished(OutputQueueState* q, const Deadline& deadline) {
   return Status::Ok();
 }
 
-bool ReadableInPlace(GstSsimulacra2Cmp* self, GstBuffer* buffer) {
-#ifdef S2C_GST_CUDA
-  return IsReadableInPlace(GST_ELEMENT(self), buffer);
-#else
-  (void)self;
-  (void)buffer;
-  return false;
-#endif
-}
-
-// Maps a frame for the backend: its device pointers when `device`, after
-// its producer's writes on the device have finished; else host memory.
-bool MapFrame(GstVideoFrame* frame, GstVideoInfo* info, GstBuffer* buffer,
-              bool device) {
-  int flags = GST_MAP_READ;
-#ifdef S2C_GST_CUDA
-  if (device) flags |= GST_MAP_CUDA;
-#else
-  (void)device;
-#endif
-  if (!gst_video_frame_map(frame, info, buffer, static_cast<GstMapFlags>(flags))) return false;
-#ifdef S2C_GST_CUDA
-  if (device) WaitForCudaWriters(buffer);
-#endif
-  return true;
-}
-
 // Maps a waiting pair's frames and submits them.
 GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
   ElementState* p = self->priv;
@@ -259,17 +228,15 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
   PadFormat& df = p->caps.format[kDist];
   // Device pointers only when the backend runs on CUDA and both frames live
   // in CUDA memory its context can read; otherwise both are read from host
-  // memory (GStreamer downloads CUDA memory on a host map).
-  const bool device = q->backend_is_cuda && rf.cuda_memory && df.cuda_memory &&
-                      ReadableInPlace(self, pending->ref) &&
-                      ReadableInPlace(self, pending->dist);
-  if (!MapFrame(&pending->ref_frame, &rf.info, pending->ref,
-                device)) {
+  // memory (cuda_resources.h).
+  const MemoryKind memory =
+      PairMemory(GST_ELEMENT(self), q->backend_is_cuda && rf.cuda_memory && df.cuda_memory,
+                 pending->ref, pending->dist);
+  if (!MapForBackend(&pending->ref_frame, &rf.info, pending->ref, memory)) {
     GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not map a reference frame."), (nullptr));
     return GST_FLOW_ERROR;
   }
-  if (!MapFrame(&pending->dist_frame, &df.info, pending->dist,
-                device)) {
+  if (!MapForBackend(&pending->dist_frame, &df.info, pending->dist, memory)) {
     gst_video_frame_unmap(&pending->ref_frame);
     GST_ELEMENT_ERROR(self, RESOURCE, READ, ("Could not map a distorted frame."), (nullptr));
     return GST_FLOW_ERROR;
@@ -280,8 +247,7 @@ GstFlowReturn StartScoring(GstSsimulacra2Cmp* self, Pending* pending) {
   pending->tag = q->next_tag++;
   const Status status = q->backend->Submit(
       ViewOfVideoFrame(pending->ref_frame, rf.desc),
-      ViewOfVideoFrame(pending->dist_frame, df.desc),
-      device ? MemoryKind::kDevice : MemoryKind::kHost, pending->tag);
+      ViewOfVideoFrame(pending->dist_frame, df.desc), memory, pending->tag);
   // The first pair of a size or format sizes the uploads' copies and SSIM's
   // workspace.
   q->device_bytes = q->backend->DeviceBytes();
