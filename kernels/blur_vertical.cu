@@ -86,7 +86,7 @@ __device__ __forceinline__ float& Lane(float4& v, int p) {
 // to two shared buffers in turn, so one barrier per batch suffices: a warp
 // writes a buffer again two batches later, after a barrier that every warp
 // reaches only once it is done with the terms it read from that buffer.
-// Path: NativeF64 or IntegerF64 (src/steps/f64_paths.h).
+// Path: NativeF64 or IntegerF64 (src/steps/f64_policies.h).
 template <bool kObserve, class Path>
 __global__ void __launch_bounds__(kThreads) BlurVerticalKernel(VerticalArgs a) {
   using Advice = typename Path::Advice;

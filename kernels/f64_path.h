@@ -9,7 +9,7 @@ namespace cuda {
 
 // How the kernels evaluate the metric's f64 steps: in the device's f64
 // arithmetic, or in integers with the same bits, for GPUs whose f64 units
-// are slow (src/steps/f64_paths.h; docs/soft-double.md). The kernels of the
+// are slow (src/steps/f64_policies.h; docs/soft-double.md). The kernels of the
 // integer path hold no f64 instruction (test integer_path_no_f64).
 enum class F64Path { kNative, kInteger };
 

@@ -24,7 +24,7 @@ namespace {
 // the H200 than one launch per channel, mainly at 1080p
 // (docs/history/performance-2026.md).
 // The terms are finished from the prepared values, by Path (NativeF64 or
-// IntegerF64, src/steps/f64_paths.h), as doubles or their bit patterns.
+// IntegerF64, src/steps/f64_policies.h), as doubles or their bit patterns.
 template <class Path>
 struct PreparedTermsOf {
   using Term = typename Path::Term;

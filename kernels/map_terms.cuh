@@ -12,7 +12,7 @@
 
 #include "ordered_sum_launch.h"
 #include "ssimulacra2_launch.h"
-#include "steps/f64_paths.h"
+#include "steps/f64_policies.h"
 
 namespace s2c {
 namespace cuda {

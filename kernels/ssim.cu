@@ -22,7 +22,7 @@
 
 #include "ordered_sum.cuh"
 #include "ssim_launch.h"
-#include "steps/f64_paths.h"
+#include "steps/f64_policies.h"
 #include "steps/frontend_steps.h"
 #include "steps/ssim_steps.h"
 
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(kRowTile)
   moments[4 * plane + i] = static_cast<Moment>(y2);
 }
 
-// Path: NativeF64 or IntegerF64 (src/steps/f64_paths.h), whose Term is
+// Path: NativeF64 or IntegerF64 (src/steps/f64_policies.h), whose Term is
 // what `terms` holds.
 template <class Moment, class VAcc, class Path>
 __global__ void __launch_bounds__(kVCols* kVGroups)

@@ -6,7 +6,7 @@
 #include "score_message.h"
 #include "ssimulacra2cmp-meta.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 namespace {
 
 // Restarts after a failure wait 1 s, doubling to 30 s; a pipeline that ran
@@ -332,4 +332,4 @@ GstPadProbeReturn Channel::SourceProbe(GstPad*, GstPadProbeInfo* info, gpointer 
   return GST_PAD_PROBE_OK;
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

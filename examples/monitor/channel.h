@@ -25,7 +25,7 @@
 #include "event_log.h"
 #include "monitor_metrics.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 class Channel {
  public:
@@ -94,6 +94,6 @@ class Channel {
   std::array<FeedWatch, 2> feeds_;
 };
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_CHANNEL_H_

@@ -3,7 +3,7 @@
 
 #include "exposition.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 const char kElementName[] = "cmp";
 const char* const kFeedNames[2] = {"reference", "distorted"};
@@ -276,4 +276,4 @@ GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error)
   return pipeline;
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

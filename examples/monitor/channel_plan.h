@@ -15,7 +15,7 @@
 
 #include "config.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 struct ChannelPlan {
   ChannelConfig config;
@@ -58,6 +58,6 @@ extern const char* const kSinkPads[2];   // "ref_sink", "dist_sink": where each 
 // not parse or link.
 GstElement* MakeChannelPipeline(const ChannelConfig& config, std::string* error);
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_CHANNEL_PLAN_H_

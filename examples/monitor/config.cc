@@ -6,7 +6,7 @@
 #include <cmath>
 #include <memory>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 namespace {
 
 constexpr char kChannelPrefix[] = "channel ";
@@ -155,4 +155,4 @@ bool LoadConfig(const std::string& path, MonitorConfig* config, std::string* err
   return ParseConfig(text, path, config, error);
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 struct ChannelConfig {
   std::string name;
@@ -56,6 +56,6 @@ bool LoadConfig(const std::string& path, MonitorConfig* config, std::string* err
 // guess).
 bool ParseDuration(const std::string& text, uint64_t* ns);
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_CONFIG_H_

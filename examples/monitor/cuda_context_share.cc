@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 namespace {
 
 // GST_CUDA_CONTEXT_TYPE and its device field (gst/cuda/gstcudautils.h).
@@ -46,4 +46,4 @@ void CudaContextShare::OnSyncMessage(GstMessage* message) {
   }
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

@@ -16,7 +16,7 @@
 #include <map>
 #include <mutex>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 class CudaContextShare {
  public:
@@ -36,6 +36,6 @@ class CudaContextShare {
   std::map<guint, GstContext*> by_device_;  // cuda-device-id -> context
 };
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_CUDA_CONTEXT_SHARE_H_

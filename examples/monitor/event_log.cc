@@ -8,7 +8,7 @@
 
 #include "exposition.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 std::string JsonString(const std::string& text) {
   std::string out = "\"";
@@ -90,4 +90,4 @@ void LogEvent(const std::string& channel, const char* event, const Details& deta
   std::fflush(stdout);
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

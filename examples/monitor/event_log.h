@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 // The "details" object, built field by field.
 class Details {
@@ -38,6 +38,6 @@ void LogEvent(const std::string& channel, const char* event, const Details& deta
 // `text` as a JSON string literal, quotes included.
 std::string JsonString(const std::string& text);
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_EVENT_LOG_H_

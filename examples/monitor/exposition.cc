@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 namespace {
 
 void AppendEscaped(std::string* out, const std::string& text, bool quote_too) {
@@ -114,4 +114,4 @@ std::string Exposition(const std::vector<prometheus::MetricFamily>& families) {
   return out;
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

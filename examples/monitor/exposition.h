@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 // The shortest decimal that parses back to `value`; NaN, +Inf, -Inf as
 // Prometheus spells them.
@@ -20,6 +20,6 @@ std::string FormatValue(double value);
 
 std::string Exposition(const std::vector<prometheus::MetricFamily>& families);
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_EXPOSITION_H_

@@ -12,7 +12,7 @@
 
 #include "exposition.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 namespace {
 
 // The response; to HEAD the same without the body.
@@ -119,4 +119,4 @@ void HttpServer::Reply(struct mg_connection* conn, const std::string& path, bool
   Send(conn, ready ? 200 : 503, "text/plain", body, head);
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

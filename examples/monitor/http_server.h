@@ -18,7 +18,7 @@
 
 #include "monitor_metrics.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 class HttpServer {
  public:
@@ -59,6 +59,6 @@ class HttpServer {
   std::unique_ptr<CivetServer> server_;
 };
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_HTTP_SERVER_H_

@@ -22,12 +22,12 @@
 
 namespace {
 
-using s2c_monitor::Details;
-using s2c_monitor::LogEvent;
+using s2c::monitor::Details;
+using s2c::monitor::LogEvent;
 
 struct Loop {
-  s2c_monitor::Service* service;
-  s2c_monitor::HttpServer* http;
+  s2c::monitor::Service* service;
+  s2c::monitor::HttpServer* http;
 };
 
 gboolean OnHangUp(gpointer data) {
@@ -85,9 +85,9 @@ int main(int argc, char** argv) {
     return Fail(message);
   }
   if (config_path == nullptr || listen == nullptr) return Fail("--config and --listen are required");
-  s2c_monitor::Shard shard;
+  s2c::monitor::Shard shard;
   std::string error;
-  if (shard_text != nullptr && !s2c_monitor::ParseShard(shard_text, &shard, &error)) {
+  if (shard_text != nullptr && !s2c::monitor::ParseShard(shard_text, &shard, &error)) {
     return Fail(error);
   }
 
@@ -97,15 +97,15 @@ int main(int argc, char** argv) {
   GMainLoop* main_loop = g_main_loop_new(nullptr, FALSE);
   const guint stop_sources[] = {g_unix_signal_add(SIGINT, OnStop, main_loop),
                                 g_unix_signal_add(SIGTERM, OnStop, main_loop)};
-  s2c_monitor::Metrics metrics;
-  std::unique_ptr<s2c_monitor::HttpServer> http =
-      s2c_monitor::HttpServer::Start(listen, &metrics, &error);
+  s2c::monitor::Metrics metrics;
+  std::unique_ptr<s2c::monitor::HttpServer> http =
+      s2c::monitor::HttpServer::Start(listen, &metrics, &error);
   int status = 0;
   if (http == nullptr) {
     status = Fail(error);
   } else {
     LogEvent("", "listening", Details().Add("address", listen).Add("port", static_cast<uint64_t>(http->port())));
-    s2c_monitor::Service service(config_path, shard, &metrics);
+    s2c::monitor::Service service(config_path, shard, &metrics);
     if (!service.Load(&error)) {
       status = Fail(error);
     } else {

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 namespace {
 
 // SSIMULACRA 2's scale in steps of 10: below 30 is bad, 50 medium, 70 good,
@@ -138,4 +138,4 @@ void ChannelMetrics::WindowStale() {
   SetWindow(none, none, none, none);
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

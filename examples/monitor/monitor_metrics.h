@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 class Metrics {
  public:
@@ -95,6 +95,6 @@ class ChannelMetrics {
   prometheus::Counter& realignments_;
 };
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_MONITOR_METRICS_H_

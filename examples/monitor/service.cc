@@ -7,7 +7,7 @@
 #include "config.h"
 #include "event_log.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 Service::Service(std::string config_path, Shard shard, Metrics* metrics)
     : config_path_(std::move(config_path)), shard_(shard), metrics_(metrics) {}
@@ -67,4 +67,4 @@ bool Service::ready(std::string* waiting) const {
   return waiting->empty();
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

@@ -15,7 +15,7 @@
 #include "monitor_metrics.h"
 #include "shard.h"
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 class Service {
  public:
@@ -40,6 +40,6 @@ class Service {
   std::map<std::string, std::unique_ptr<Channel>> channels_;
 };
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_SERVICE_H_

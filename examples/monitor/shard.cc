@@ -7,7 +7,7 @@
 #include <climits>
 #include <cstdlib>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 namespace {
 
 constexpr uint64_t kFnvOffsetBasis = 14695981039346656037ull;
@@ -120,4 +120,4 @@ bool ParseShard(const std::string& text, Shard* shard, std::string* error) {
   return Check(parsed, shard, error);
 }
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor

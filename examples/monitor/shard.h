@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <string>
 
-namespace s2c_monitor {
+namespace s2c::monitor {
 
 // This replica's place among `count` replicas: index in [0, count).
 struct Shard {
@@ -42,6 +42,6 @@ bool ParseShard(const std::string& text, Shard* shard, std::string* error);
 bool ShardFromPodName(const std::string& pod_name, const char* shards, Shard* shard,
                       std::string* error);
 
-}  // namespace s2c_monitor
+}  // namespace s2c::monitor
 
 #endif  // S2C_MONITOR_SHARD_H_

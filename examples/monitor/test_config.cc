@@ -8,7 +8,7 @@
 
 namespace {
 
-using s2c_monitor::MonitorConfig;
+using s2c::monitor::MonitorConfig;
 
 constexpr char kGood[] = R"(
 [channel one]
@@ -27,7 +27,7 @@ feed-timeout = 500ms
 void TestGood() {
   MonitorConfig config;
   std::string error;
-  if (!S2C_CHECK(s2c_monitor::ParseConfig(kGood, "good.conf", &config, &error), "%s",
+  if (!S2C_CHECK(s2c::monitor::ParseConfig(kGood, "good.conf", &config, &error), "%s",
                  error.c_str())) {
     return;
   }
@@ -47,7 +47,7 @@ void TestGood() {
 void ExpectError(const char* text, std::initializer_list<const char*> needles) {
   MonitorConfig config;
   std::string error;
-  if (!S2C_CHECK(!s2c_monitor::ParseConfig(text, "bad.conf", &config, &error),
+  if (!S2C_CHECK(!s2c::monitor::ParseConfig(text, "bad.conf", &config, &error),
                  "accepted:\n%s", text)) {
     return;
   }
@@ -80,20 +80,20 @@ void TestErrors() {
 
 void TestDurations() {
   uint64_t ns = 0;
-  S2C_CHECK(s2c_monitor::ParseDuration("2s", &ns) && ns == 2'000'000'000u);
-  S2C_CHECK(s2c_monitor::ParseDuration("0.25s", &ns) && ns == 250'000'000u);
-  S2C_CHECK(s2c_monitor::ParseDuration("40ms", &ns) && ns == 40'000'000u);
-  S2C_CHECK(s2c_monitor::ParseDuration("7us", &ns) && ns == 7'000u);
-  S2C_CHECK(s2c_monitor::ParseDuration("9ns", &ns) && ns == 9u);
+  S2C_CHECK(s2c::monitor::ParseDuration("2s", &ns) && ns == 2'000'000'000u);
+  S2C_CHECK(s2c::monitor::ParseDuration("0.25s", &ns) && ns == 250'000'000u);
+  S2C_CHECK(s2c::monitor::ParseDuration("40ms", &ns) && ns == 40'000'000u);
+  S2C_CHECK(s2c::monitor::ParseDuration("7us", &ns) && ns == 7'000u);
+  S2C_CHECK(s2c::monitor::ParseDuration("9ns", &ns) && ns == 9u);
   for (const char* bad : {"", "2", "s", "ms", "2 s", "2m", "inf s", "1e300s", "nans"}) {
-    S2C_CHECK(!s2c_monitor::ParseDuration(bad, &ns), "\"%s\" accepted", bad);
+    S2C_CHECK(!s2c::monitor::ParseDuration(bad, &ns), "\"%s\" accepted", bad);
   }
 }
 
 void TestLoadMissingFile() {
   MonitorConfig config;
   std::string error;
-  S2C_CHECK(!s2c_monitor::LoadConfig("/nonexistent/monitor.conf", &config, &error) &&
+  S2C_CHECK(!s2c::monitor::LoadConfig("/nonexistent/monitor.conf", &config, &error) &&
                 error.find("/nonexistent/monitor.conf") != std::string::npos,
             "%s", error.c_str());
 }

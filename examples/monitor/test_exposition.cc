@@ -10,7 +10,7 @@
 
 namespace {
 
-using s2c_monitor::FormatValue;
+using s2c::monitor::FormatValue;
 
 void TestValuesReadBackExactly() {
   const double values[] = {0.1 + 0.2, 81.742907355891759, -140.32133919, 100.0, 0.0, 5e-324,
@@ -26,16 +26,16 @@ void TestValuesReadBackExactly() {
 }
 
 void TestChannelSeries() {
-  s2c_monitor::Metrics metrics;
+  s2c::monitor::Metrics metrics;
   {
-    s2c_monitor::ChannelMetrics channel(&metrics, "a \"quoted\" name");
+    s2c::monitor::ChannelMetrics channel(&metrics, "a \"quoted\" name");
     channel.Score(0.1 + 0.2);
     channel.CountScored();
     channel.Score(95.5);
     channel.CountScored();
     channel.SetFeedUp(true, true);
     channel.SetWindow(0.9, 88.25, 0.1 + 0.2, 41.5);
-    const std::string text = s2c_monitor::Exposition(metrics.registry().Collect());
+    const std::string text = s2c::monitor::Exposition(metrics.registry().Collect());
     for (const char* line : {
              "# TYPE ssimulacra2cmp_score gauge\n",
              "ssimulacra2cmp_score{channel=\"a \\\"quoted\\\" name\"} 95.5\n",
@@ -65,7 +65,7 @@ void TestChannelSeries() {
     channel.SetAlignmentOffset(3);
     channel.SetAlignmentOffset(-2);
     channel.CountRealignment();
-    const std::string aligned = s2c_monitor::Exposition(metrics.registry().Collect());
+    const std::string aligned = s2c::monitor::Exposition(metrics.registry().Collect());
     for (const std::string& line : {
              std::string("# TYPE ssimulacra2cmp_alignment_offset_frames gauge\n"),
              "ssimulacra2cmp_alignment_offset_frames" + label + "-2\n",
@@ -77,7 +77,7 @@ void TestChannelSeries() {
     channel.ScoreStale();
     channel.WindowStale();
     channel.AlignmentStale();
-    const std::string stale = s2c_monitor::Exposition(metrics.registry().Collect());
+    const std::string stale = s2c::monitor::Exposition(metrics.registry().Collect());
     for (const char* name : {"score", "coverage_ratio", "window_score_mean", "window_score_min",
                              "window_score_p5", "alignment_offset_frames"}) {
       const std::string line =
@@ -87,7 +87,7 @@ void TestChannelSeries() {
     }
   }
   // A channel removed from the configuration leaves no series behind.
-  S2C_CHECK(s2c_monitor::Exposition(metrics.registry().Collect()).empty());
+  S2C_CHECK(s2c::monitor::Exposition(metrics.registry().Collect()).empty());
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 
 namespace {
 
-using s2c_monitor::Shard;
-using s2c_monitor::ShardOf;
+using s2c::monitor::Shard;
+using s2c::monitor::ShardOf;
 
 std::vector<std::string> Names(int count) {
   std::vector<std::string> names;
@@ -21,9 +21,9 @@ std::vector<std::string> Names(int count) {
 void TestFnvVectors() {
   // FNV-1a 64's published test vectors: the hash is this one, not a
   // library's, so the split cannot change with a version or a machine.
-  S2C_CHECK(s2c_monitor::Fnv1a64("") == 0xcbf29ce484222325ull);
-  S2C_CHECK(s2c_monitor::Fnv1a64("a") == 0xaf63dc4c8601ec8cull);
-  S2C_CHECK(s2c_monitor::Fnv1a64("foobar") == 0x85944171f73967e8ull);
+  S2C_CHECK(s2c::monitor::Fnv1a64("") == 0xcbf29ce484222325ull);
+  S2C_CHECK(s2c::monitor::Fnv1a64("a") == 0xaf63dc4c8601ec8cull);
+  S2C_CHECK(s2c::monitor::Fnv1a64("foobar") == 0x85944171f73967e8ull);
 }
 
 void TestEvenSplit() {
@@ -58,18 +58,18 @@ void TestOneReplicaOwnsAll() {
 void TestParse() {
   Shard shard;
   std::string error;
-  S2C_CHECK(s2c_monitor::ParseShard("2/5", &shard, &error) && shard.index == 2 &&
+  S2C_CHECK(s2c::monitor::ParseShard("2/5", &shard, &error) && shard.index == 2 &&
             shard.count == 5);
   for (const char* bad : {"5/5", "0/0", "1", "-1/4", "a/4", "1/4x", "/4", "1/"}) {
     error.clear();
-    S2C_CHECK(!s2c_monitor::ParseShard(bad, &shard, &error) && !error.empty(),
+    S2C_CHECK(!s2c::monitor::ParseShard(bad, &shard, &error) && !error.empty(),
               "\"%s\" accepted", bad);
   }
-  S2C_CHECK(s2c_monitor::ShardFromPodName("s2c-monitor-3", "4", &shard, &error) &&
+  S2C_CHECK(s2c::monitor::ShardFromPodName("s2c-monitor-3", "4", &shard, &error) &&
             shard.index == 3 && shard.count == 4);
-  S2C_CHECK(!s2c_monitor::ShardFromPodName("s2c-monitor-4", "4", &shard, &error));
-  S2C_CHECK(!s2c_monitor::ShardFromPodName("s2c-monitor", "4", &shard, &error));
-  S2C_CHECK(!s2c_monitor::ShardFromPodName("s2c-monitor-0", nullptr, &shard, &error) &&
+  S2C_CHECK(!s2c::monitor::ShardFromPodName("s2c-monitor-4", "4", &shard, &error));
+  S2C_CHECK(!s2c::monitor::ShardFromPodName("s2c-monitor", "4", &shard, &error));
+  S2C_CHECK(!s2c::monitor::ShardFromPodName("s2c-monitor-0", nullptr, &shard, &error) &&
                 error.find("SSIMULACRA2CMP_SHARDS") != std::string::npos,
             "%s", error.c_str());
 }

@@ -63,16 +63,16 @@ bool OpenResults(GstSsimulacra2Cmp* self, const ElementSettings& s, const std::s
   if (location.empty()) return true;
   switch (out->writer.Open(location, s.results_format, "ssimulacra2cmp " S2C_VERSION, s.metrics,
                            s.results_append)) {
-    case ResultsFile::OpenResult::kOk:
+    case RecordFile::OpenResult::kOk:
       break;
-    case ResultsFile::OpenResult::kCannotContinue:
+    case RecordFile::OpenResult::kCannotContinue:
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                         ("Cannot append to the results file \"%s\": %s. It is left as it "
                          "was; give another results-location.",
                          location.c_str(), out->writer.why_not_continued().c_str()),
                         (nullptr));
       return false;
-    case ResultsFile::OpenResult::kInUse:
+    case RecordFile::OpenResult::kInUse:
       GST_ELEMENT_ERROR(self, RESOURCE, BUSY,
                         ("The results file \"%s\" is being written by another ssimulacra2cmp "
                          "element (of this process or another); give each element its own "
@@ -80,7 +80,7 @@ bool OpenResults(GstSsimulacra2Cmp* self, const ElementSettings& s, const std::s
                          location.c_str()),
                         (nullptr));
       return false;
-    case ResultsFile::OpenResult::kFailed: {
+    case RecordFile::OpenResult::kFailed: {
       const int error = errno;
       GST_ELEMENT_ERROR(self, RESOURCE, OPEN_WRITE,
                         ("Could not open the results file \"%s\" for writing.", location.c_str()),

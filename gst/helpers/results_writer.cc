@@ -241,12 +241,12 @@ bool LastSegment(const std::string& tail, bool whole, ResultsFormat format, uint
 
 }  // namespace
 
-ResultsFile::OpenResult ResultsWriter::Open(const std::string& path, ResultsFormat format,
+RecordFile::OpenResult ResultsWriter::Open(const std::string& path, ResultsFormat format,
                                             const std::string& version, unsigned metrics,
                                             bool append) {
   Close();
-  const ResultsFile::OpenResult opened = file_.Open(path, append);
-  if (opened != ResultsFile::OpenResult::kOk) return opened;
+  const RecordFile::OpenResult opened = file_.Open(path, append);
+  if (opened != RecordFile::OpenResult::kOk) return opened;
   first_segment_ = 0;
   why_not_continued_.clear();
   format_ = format;
@@ -279,7 +279,7 @@ ResultsFile::OpenResult ResultsWriter::Open(const std::string& path, ResultsForm
   }
   if (file_.kept_bytes() > 0 && !Continue()) {
     file_.Close();
-    return ResultsFile::OpenResult::kCannotContinue;
+    return RecordFile::OpenResult::kCannotContinue;
   }
   return opened;
 }

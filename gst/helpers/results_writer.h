@@ -35,7 +35,7 @@
 // nothing scored) is null, or an empty cell; an infinity (SSIM in dB of
 // identical frames) is null, or "inf".
 //
-// Each record is written whole or not at all (results_file.h) when it is
+// Each record is written whole or not at all (record_file.h) when it is
 // made, so a crash or a full disk loses nothing already written: a json
 // file then ends after its last complete frame object (append "]}" to parse
 // it), a jsonl or csv file after its last complete line.
@@ -44,7 +44,7 @@
 
 #include <string>
 
-#include "results_file.h"
+#include "record_file.h"
 #include "score_message.h"
 
 namespace s2c {
@@ -58,14 +58,14 @@ class ResultsWriter {
   ResultsWriter& operator=(const ResultsWriter&) = delete;
   ~ResultsWriter() { Close(); }
 
-  // Opens `path` (results_file.h) for a file of the `metrics` columns;
+  // Opens `path` (record_file.h) for a file of the `metrics` columns;
   // nothing is written yet. With `append`, a file that holds records
   // already is continued where its format allows: jsonl, and csv with the
   // same columns (its header is not written again); its first segment is
   // then one after the file's last record's. A json document, other csv
   // columns, or a file that does not end in a whole record is
   // kCannotContinue and left as it is.
-  ResultsFile::OpenResult Open(const std::string& path, ResultsFormat format,
+  RecordFile::OpenResult Open(const std::string& path, ResultsFormat format,
                                const std::string& version,
                                unsigned metrics = kMetricSsimulacra2, bool append = false);
   bool is_open() const { return file_.is_open(); }
@@ -104,7 +104,7 @@ class ResultsWriter {
   // with why_not_continued_ set, when it cannot be continued.
   bool Continue();
 
-  ResultsFile file_;
+  RecordFile file_;
   ResultsFormat format_ = ResultsFormat::kJsonLines;
   unsigned metrics_ = kMetricSsimulacra2;  // the columns each frame has
   std::string header_;                     // not written yet

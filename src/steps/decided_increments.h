@@ -13,7 +13,7 @@
 // of the fraction; elsewhere (ties, near-ties, values out of the pairs'
 // range, inf, NaN) the run is left undecided and the increments pass forms
 // it by the exact rule, so the result is always the exact rule's.
-// IntegerF64::DecideIncrements (f64_paths.h) applies this to the metric's
+// IntegerF64::DecideIncrements (f64_policies.h) applies this to the metric's
 // six terms.
 #ifndef S2C_DECIDED_INCREMENTS_H_
 #define S2C_DECIDED_INCREMENTS_H_

@@ -354,7 +354,7 @@ void TestResultsWriter() {
   for (const auto& k : kCases) {
     const std::string path = dir / k.name;
     s2c::ResultsWriter w;
-    S2C_CHECK(w.Open(path, k.format, "test 1") == s2c::ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Open(path, k.format, "test 1") == s2c::RecordFile::OpenResult::kOk);
     S2C_CHECK(w.WriteHeader());
     S2C_CHECK(w.Write(f));
     S2C_CHECK(ReadFile(path) == k.after_frame);
@@ -368,7 +368,7 @@ void TestResultsWriter() {
   const std::string path = dir / "unfinished.json";
   {
     s2c::ResultsWriter w;
-    S2C_CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1") == s2c::ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Open(path, s2c::ResultsFormat::kJson, "test 1") == s2c::RecordFile::OpenResult::kOk);
     S2C_CHECK(w.Write(f));
   }
   S2C_CHECK(ReadFile(path) == kCases[1].after_frame + "]}\n");
@@ -476,7 +476,7 @@ void TestResultsWriterSsim() {
   for (const auto& k : kCases) {
     const std::string path = dir / k.name;
     s2c::ResultsWriter w;
-    S2C_CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics) == s2c::ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Open(path, k.format, "test 1", s2c::kAllMetrics) == s2c::RecordFile::OpenResult::kOk);
     S2C_CHECK(w.Write(f));
     S2C_CHECK(w.Finish(m, 1.0));
     w.Close();

@@ -31,7 +31,7 @@
 
 namespace {
 
-using s2c::ResultsFile;
+using s2c::RecordFile;
 using s2c::ResultsFormat;
 using s2c::ResultsWriter;
 using s2c::test::ReadFile;
@@ -71,7 +71,7 @@ s2c::SummaryMessage Summary(const char* reason, uint64_t segment) {
 // A file of two segments: frames, a flush, frames, EOS.
 std::string WriteRun(const std::string& path, ResultsFormat format) {
   ResultsWriter w;
-  S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == RecordFile::OpenResult::kOk);
   S2C_CHECK(w.WriteHeader());
   for (uint64_t i = 10; i < 13; ++i) S2C_CHECK(w.Write(Frame(i)));
   S2C_CHECK(w.EndSegment(Summary("flush", 0), 123.456));
@@ -176,7 +176,7 @@ void TestFullDiskLeavesWholeRecords(const std::string& tmpfs, const std::string&
     const std::string path = tmpfs + "/results";
     const std::string filler = tmpfs + "/filler";
     ResultsWriter w;
-    S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics) == RecordFile::OpenResult::kOk);
     S2C_CHECK(w.WriteHeader());
     std::vector<uint64_t> written = {10};
     S2C_CHECK(w.Write(Frame(10)));  // the file has its first page now
@@ -202,7 +202,7 @@ void TestFullDiskLeavesWholeRecords(const std::string& tmpfs, const std::string&
     const std::string expected_path = dir + "/expected";
     ResultsWriter expected;
     S2C_CHECK(expected.Open(expected_path, format, "test", s2c::kAllMetrics) ==
-          ResultsFile::OpenResult::kOk);
+          RecordFile::OpenResult::kOk);
     for (uint64_t i : written) S2C_CHECK(expected.Write(Frame(i)));
     S2C_CHECK(expected.Finish(Summary("eos", 0), 0.5));
     expected.Close();
@@ -219,18 +219,18 @@ void TestFullDiskLeavesWholeRecords(const std::string& tmpfs, const std::string&
 void TestOneWriterPerFile(const std::string& dir) {
   const std::string path = dir + "/shared.jsonl";
   ResultsWriter first;
-  S2C_CHECK(first.Open(path, ResultsFormat::kJsonLines, "test") == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(first.Open(path, ResultsFormat::kJsonLines, "test") == RecordFile::OpenResult::kOk);
   S2C_CHECK(first.Write(Frame(10)));
   const std::string before = ReadFile(path);
   ResultsWriter second;
-  S2C_CHECK(second.Open(path, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
+  S2C_CHECK(second.Open(path, ResultsFormat::kCsv, "test") == RecordFile::OpenResult::kInUse);
   // A hard link is the same file.
   const std::string link = dir + "/link.jsonl";
   S2C_CHECK(::link(path.c_str(), link.c_str()) == 0);
-  S2C_CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kInUse);
+  S2C_CHECK(second.Open(link, ResultsFormat::kCsv, "test") == RecordFile::OpenResult::kInUse);
   S2C_CHECK(ReadFile(path) == before);
   first.Close();
-  S2C_CHECK(second.Open(link, ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(second.Open(link, ResultsFormat::kCsv, "test") == RecordFile::OpenResult::kOk);
   second.Close();
 
   // Another process holds the lock.
@@ -249,13 +249,13 @@ void TestOneWriterPerFile(const std::string& dir) {
   char byte = 0;
   S2C_CHECK(read(ready[0], &byte, 1) == 1 && byte == 'y');
   ResultsWriter third;
-  S2C_CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kInUse);
+  S2C_CHECK(third.Open(path, ResultsFormat::kJson, "test") == RecordFile::OpenResult::kInUse);
   S2C_CHECK(ReadFile(path) == "kept\n");
   kill(child, SIGTERM);
   waitpid(child, nullptr, 0);
   close(ready[0]);
   close(ready[1]);
-  S2C_CHECK(third.Open(path, ResultsFormat::kJson, "test") == ResultsFile::OpenResult::kOk);
+  S2C_CHECK(third.Open(path, ResultsFormat::kJson, "test") == RecordFile::OpenResult::kOk);
   third.Close();
   g_remove(path.c_str());
   g_remove(link.c_str());
@@ -276,7 +276,7 @@ void TestStandardOutputIsNotReopened(const std::string& dir) {
   {
     ResultsWriter w;
     S2C_CHECK(w.Open("/dev/stdout", ResultsFormat::kJsonLines, "test") ==
-          ResultsFile::OpenResult::kOk);
+          RecordFile::OpenResult::kOk);
     S2C_CHECK(w.Write(Frame(10)));
   }
   const std::string appended = ReadFile(path);
@@ -286,7 +286,7 @@ void TestStandardOutputIsNotReopened(const std::string& dir) {
   close(fd);
   for (int run = 0; run < 2; ++run) {
     ResultsWriter w;
-    S2C_CHECK(w.Open("/dev/stdout", ResultsFormat::kCsv, "test") == ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Open("/dev/stdout", ResultsFormat::kCsv, "test") == RecordFile::OpenResult::kOk);
     S2C_CHECK(w.WriteHeader());
   }
   const std::string looped = ReadFile(path);
@@ -313,7 +313,7 @@ void TestAppendContinuesTheFile(const std::string& dir) {
     const std::string before = WriteRun(path, format);  // segments 0 and 1
     ResultsWriter w;
     S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics, true) ==
-              ResultsFile::OpenResult::kOk);
+              RecordFile::OpenResult::kOk);
     S2C_CHECK(w.first_segment() == 2, "first segment %" G_GUINT64_FORMAT, w.first_segment());
     S2C_CHECK(w.WriteHeader());
     s2c::FrameMessage f = Frame(10);
@@ -329,7 +329,7 @@ void TestAppendContinuesTheFile(const std::string& dir) {
               "format %d appended:\n%s", static_cast<int>(format), added.c_str());
     // The last record is a frame of segment 2.
     S2C_CHECK(w.Open(path, format, "test", s2c::kAllMetrics, true) ==
-              ResultsFile::OpenResult::kOk);
+              RecordFile::OpenResult::kOk);
     S2C_CHECK(w.first_segment() == 3);
     w.Close();
     S2C_CHECK(ReadFile(path) == after);
@@ -339,14 +339,14 @@ void TestAppendContinuesTheFile(const std::string& dir) {
   {
     ResultsWriter w;
     S2C_CHECK(w.Open(path, ResultsFormat::kJsonLines, "test", s2c::kAllMetrics) ==
-              ResultsFile::OpenResult::kOk);
+              RecordFile::OpenResult::kOk);
     s2c::FrameMessage f = Frame(10);
     f.segment = 41;
     for (int i = 0; i < 2000; ++i) S2C_CHECK(w.Write(f));
     S2C_CHECK(w.Finish(Summary("stop", 41), 0.5));
     w.Close();
     S2C_CHECK(w.Open(path, ResultsFormat::kJsonLines, "test", s2c::kAllMetrics, true) ==
-              ResultsFile::OpenResult::kOk);
+              RecordFile::OpenResult::kOk);
     S2C_CHECK(w.first_segment() == 42);
   }
 
@@ -355,12 +355,12 @@ void TestAppendContinuesTheFile(const std::string& dir) {
   {
     ResultsWriter w;
     S2C_CHECK(w.Open(path, ResultsFormat::kCsv, "test", s2c::kAllMetrics) ==
-              ResultsFile::OpenResult::kOk);
+              RecordFile::OpenResult::kOk);
     S2C_CHECK(w.WriteHeader());
     w.Close();
     const std::string header = ReadFile(path);
     S2C_CHECK(w.Open(path, ResultsFormat::kCsv, "test", s2c::kAllMetrics, true) ==
-              ResultsFile::OpenResult::kOk);
+              RecordFile::OpenResult::kOk);
     S2C_CHECK(w.first_segment() == 0);
     S2C_CHECK(w.WriteHeader() && w.Write(Frame(10)));
     w.Close();
@@ -388,7 +388,7 @@ void TestAppendContinuesTheFile(const std::string& dir) {
     WriteFile(path, text);
     ResultsWriter w;
     S2C_CHECK(w.Open(path, r.format, "test", r.metrics, true) ==
-              ResultsFile::OpenResult::kCannotContinue,
+              RecordFile::OpenResult::kCannotContinue,
               "appended to:\n%s", text.c_str());
     S2C_CHECK(w.why_not_continued().find(r.why) != std::string::npos, "%s",
               w.why_not_continued().c_str());
@@ -396,7 +396,7 @@ void TestAppendContinuesTheFile(const std::string& dir) {
     w.Close();
     S2C_CHECK(ReadFile(path) == text);
     // Refused, the file is free for the next writer.
-    S2C_CHECK(w.Open(path, r.format, "test", r.metrics) == ResultsFile::OpenResult::kOk);
+    S2C_CHECK(w.Open(path, r.format, "test", r.metrics) == RecordFile::OpenResult::kOk);
   }
   g_remove(path.c_str());
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The increments decided in f32 (src/steps/decided_increments.h,
-// IntegerF64::DecideIncrements and DecideIncrement in f64_paths.h) against
+// IntegerF64::DecideIncrements and DecideIncrement in f64_policies.h) against
 // the exact rule: for a pixel's prepared values and six sums' keys, the
 // reference's six terms (FinishTerms, in f64) and each one's increment by
 // TermIncrementBits, composed in order over runs of 8 pixels as the
@@ -21,7 +21,7 @@
 #include <random>
 
 #include "soft_double_check.h"
-#include "steps/f64_paths.h"
+#include "steps/f64_policies.h"
 
 namespace s2c {
 namespace {

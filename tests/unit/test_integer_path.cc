@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The CUDA kernels' integer path, run on the CPU over real frames: the
-// S2C_HD functions the kernels call (src/steps/f64_paths.h, IntegerF64 and
+// S2C_HD functions the kernels call (src/steps/f64_policies.h, IntegerF64 and
 // NativeF64) on the planes the CPU reference forms for the test images, and
 // the ordered sum's integer pieces (TermsAsBits, ordered_sum_bits.h) over
 // the terms. Every prepared value and term of the integer path must have
@@ -31,7 +31,7 @@
 #include "ordered_sum_fixtures.h"
 #include "plane_observer.h"
 #include "png_reader.h"
-#include "steps/f64_paths.h"
+#include "steps/f64_policies.h"
 
 namespace s2c {
 namespace {

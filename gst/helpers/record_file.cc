@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "results_file.h"
+#include "record_file.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -47,7 +47,7 @@ void Unregister(FileId id) {
 
 }  // namespace
 
-ResultsFile::OpenResult ResultsFile::Open(const std::string& path, bool append) {
+RecordFile::OpenResult RecordFile::Open(const std::string& path, bool append) {
   Close();
   const int named = DescriptorNamed(path);
   // Appending, the writer reads where the file ends.
@@ -97,7 +97,7 @@ ResultsFile::OpenResult ResultsFile::Open(const std::string& path, bool append) 
   return OpenResult::kOk;
 }
 
-bool ResultsFile::ReadKept(off_t offset, size_t size, std::string* out) const {
+bool RecordFile::ReadKept(off_t offset, size_t size, std::string* out) const {
   out->assign(size, '\0');
   size_t done = 0;
   while (done < size) {
@@ -112,7 +112,7 @@ bool ResultsFile::ReadKept(off_t offset, size_t size, std::string* out) const {
   return true;
 }
 
-bool ResultsFile::Write(const std::string& record) {
+bool RecordFile::Write(const std::string& record) {
   if (fd_ < 0) {
     errno = EBADF;
     return false;
@@ -139,7 +139,7 @@ bool ResultsFile::Write(const std::string& record) {
   return true;
 }
 
-void ResultsFile::Close() {
+void RecordFile::Close() {
   if (fd_ < 0) return;
   if (registered_) {
     // The descriptor may be a duplicate of one that stays open (standard

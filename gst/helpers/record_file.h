@@ -17,15 +17,15 @@
 //   of it (a full disk), the part written is cut off again (ftruncate), so
 //   the file always ends after a whole record. On a pipe or terminal a
 //   record cut short by an error cannot be taken back.
-#ifndef S2C_GST_RESULTS_FILE_H_
-#define S2C_GST_RESULTS_FILE_H_
+#ifndef S2C_GST_RECORD_FILE_H_
+#define S2C_GST_RECORD_FILE_H_
 
 #include <string>
 #include <sys/types.h>
 
 namespace s2c {
 
-class ResultsFile {
+class RecordFile {
  public:
   enum class OpenResult {
     kOk,
@@ -36,10 +36,10 @@ class ResultsFile {
     kCannotContinue,
   };
 
-  ResultsFile() = default;
-  ResultsFile(const ResultsFile&) = delete;
-  ResultsFile& operator=(const ResultsFile&) = delete;
-  ~ResultsFile() { Close(); }
+  RecordFile() = default;
+  RecordFile(const RecordFile&) = delete;
+  RecordFile& operator=(const RecordFile&) = delete;
+  ~RecordFile() { Close(); }
 
   // `append`: a regular file keeps what it holds, and the records go after
   // it; else it is truncated.
@@ -68,4 +68,4 @@ class ResultsFile {
 
 }  // namespace s2c
 
-#endif  // S2C_GST_RESULTS_FILE_H_
+#endif  // S2C_GST_RECORD_FILE_H_

@@ -10,8 +10,8 @@
 // its Term is what the ordered sum adds: doubles, or their bit patterns
 // (ordered_sum.h, TermsAsDoubles; ordered_sum_bits.h, TermsAsBits). Every
 // function is S2C_HD, so the host tests run the kernels' code on the CPU.
-#ifndef S2C_F64_PATHS_H_
-#define S2C_F64_PATHS_H_
+#ifndef S2C_F64_POLICIES_H_
+#define S2C_F64_POLICIES_H_
 
 #include <cmath>
 #include <cstdint>
@@ -189,4 +189,4 @@ struct IntegerF64 {
 
 }  // namespace s2c
 
-#endif  // S2C_F64_PATHS_H_
+#endif  // S2C_F64_POLICIES_H_
