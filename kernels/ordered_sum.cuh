@@ -667,12 +667,19 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     for (int j = 0; j < kSumLaneTerms; ++j) mine[j] = x[lane * kSumLaneTerms + j];
     const uint64_t left = n - pos * kSumChunkTerms;
     const int nterms = left < kSumChunkTerms ? static_cast<int>(left) : kSumChunkTerms;
-    int from = 0, passed = kSumChunkLanes;  // lanes the last round passed
+    // Lanes the last round passed (TermByTermEnd).
+    int from = 0, passed = PassedBeforeFirstRound(sum_bits, Arith::kClimbs);
     const bool finite = __syncthreads_and(Arith::Finite(mine, kSumLaneTerms));  // x complete
     for (int round = 0; from < kSumChunkLanes; ++round) {
       const uint64_t s = sum_bits;
       const int key = Rule::Key(s);
-      if (key == kPlanTermByTerm || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
+      const int end = key == kPlanTermByTerm || round == kSumMaxChunkRounds
+                          ? nterms
+                          : TermByTermEnd(from, passed, nterms, Arith::kClimbs);
+      if (end > from * kSumLaneTerms || end >= nterms) {
+        // Terms one by one up to stop, then rounds again unless that was
+        // the chunk's end.
+        const int stop = min(end, nterms);
         if constexpr (Arith::kCodedRest) {
           // The lanes form their terms' step codes under the sum's binade,
           // lane 0 adds them (AddRestByCodes is the host's form), again
@@ -691,19 +698,23 @@ __global__ void __launch_bounds__(kSumChunkLanes)
             __syncthreads();  // codes formed; everyone has read sum_bits
             if (lane == 0) {
               int f = first;
-              sum_bits = AddRestCoded(rest_sum, x, code, code_key, nterms, &f);
+              sum_bits = AddRestCoded(rest_sum, x, code, code_key, stop, &f);
               next_term = f;
             }
             __syncthreads();
             first = next_term;
-            if (first >= nterms) break;
+            if (first >= stop) break;
             rest_sum = sum_bits;
           }
         } else {
           __syncthreads();  // everyone has read sum_bits
-          if (lane == 0) sum_bits = Arith::AddRest(s, x, nterms, from * kSumLaneTerms, finite);
+          if (lane == 0) sum_bits = Arith::AddRest(s, x, stop, from * kSumLaneTerms, finite);
+          if (stop < nterms) __syncthreads();  // sum_bits settled for the next round
         }
-        break;
+        if (stop == nterms) break;
+        from = end / kSumLaneTerms;
+        passed = kSumChunkLanes;
+        continue;
       }
       // The lanes composed from `from` on: by a plain sum where the rule
       // allows it and no lane met a tie (PlainTotal; past the binade edge the

@@ -413,14 +413,30 @@ S2C_HD uint64_t AddLane(uint64_t s, const double* x, int nterms, int lane) {
 // A round costs a block-wide scan and passes the lanes that fit the sum's
 // binade plus one; where that is only a few lanes (the sum still climbing
 // from zero, or the binade's end a few lanes away, with little of the chunk
-// left), one thread adding the rest term by term costs less. The rest of a
-// chunk goes term by term when at most kSumRestTerms terms are left or when
-// the last round passed fewer than kSumRoundMinLanes lanes.
+// left), one thread adding terms one by one costs less. With at most
+// kSumRestTerms terms left, the rest of the chunk goes term by term. Where
+// the last round passed fewer than kSumRoundMinLanes lanes the sum is
+// climbing, and how far one thread goes depends on what an add costs
+// (Arith::kClimbs): where it is one f64 add, to the chunk's end; where it
+// is a soft add, only the next kSumRoundMinLanes lanes (a sum at zero counts
+// as climbing), since each binade holds about as many terms as the sum has
+// had and rounds, passing more lanes each as the sum grows, take the rest.
+// Returns where the terms one thread adds end (they start at lane `from`'s
+// first): from's first itself where a round comes next, nterms or more where
+// the chunk ends with them.
 constexpr int kSumRestTerms = 256;
 constexpr int kSumRoundMinLanes = 16;
-S2C_HD bool RestTermByTerm(int from, int passed_last_round) {
-  return (kSumChunkLanes - from) * kSumLaneTerms <= kSumRestTerms ||
-         passed_last_round < kSumRoundMinLanes;
+S2C_HD int TermByTermEnd(int from, int passed_last_round, int nterms, bool climbs) {
+  if ((kSumChunkLanes - from) * kSumLaneTerms <= kSumRestTerms) return nterms;
+  if (passed_last_round >= kSumRoundMinLanes) return from * kSumLaneTerms;
+  if (!climbs) return nterms;
+  return (from + kSumRoundMinLanes) * kSumLaneTerms;  // mutation-point: climb
+}
+
+// The lanes the walk counts as passed before a chunk's first round: none
+// for a climbing arithmetic's sum at zero (TermByTermEnd), else all.
+S2C_HD int PassedBeforeFirstRound(uint64_t sum_bits, bool climbs) {
+  return climbs && sum_bits == 0 ? 0 : kSumChunkLanes;
 }
 
 // Adds x[first..nterms) in order. Where every term of the chunk is finite no
@@ -455,6 +471,9 @@ struct TermsAsDoubles {
   // The rest of a chunk is one thread's plain adds (AddRest), not step
   // codes (ordered_sum_bits.h, AddRestCoded).
   static constexpr bool kCodedRest = false;
+  // One f64 add a term: a climbing sum's rest goes term by term
+  // (TermByTermEnd).
+  static constexpr bool kClimbs = false;
   S2C_HD static Advice AdviceOf(double x) { return x; }
   S2C_HD static bool Finite(const double* x, int n) { return TermsFinite(x, n); }
   S2C_HD static uint64_t AddLane(uint64_t s, const double* x, int nterms, int lane) {

@@ -199,6 +199,9 @@ struct TermsAsBits {
   // The walk adds a chunk's rest by step codes (AddRestCoded); AddRest is
   // the one-thread form.
   static constexpr bool kCodedRest = true;
+  // A soft add a term, its codes formed again at each binade: a climbing
+  // sum goes back to rounds after kSumRoundMinLanes lanes (TermByTermEnd).
+  static constexpr bool kClimbs = true;
   S2C_HD static Advice AdviceOf(uint64_t x) { return FloatAdviceOfBits(x, kFloatAdviceExp); }
   // AddRestBits is the loop's add whatever the terms: nothing to vote on.
   S2C_HD static bool Finite(const uint64_t*, int) { return true; }

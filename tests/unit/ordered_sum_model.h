@@ -98,18 +98,26 @@ inline int32_t WrongPlan(PlanKind kind, int32_t good) {
 }
 
 // A chunk the runs could not take, in rounds as the walk kernel does them,
-// its rest term by term where RestTermByTerm says so.
+// terms one by one where TermByTermEnd says so for an arithmetic that climbs
+// or not (Arith::kClimbs).
 template <class Rule>
-uint64_t ModelChunk(uint64_t s, const double* terms, int nterms) {
+uint64_t ModelChunk(uint64_t s, const double* terms, int nterms, bool climbs) {
   using Increment = typename Rule::Increment;
   Increment prefix[kSumChunkLanes];
   const bool finite = TermsFinite(terms, kSumChunkTerms);
-  int from = 0, passed = kSumChunkLanes;
+  int from = 0, passed = PassedBeforeFirstRound(s, climbs);
   for (int round = 0; from < kSumChunkLanes; ++round) {
     const int key = Rule::Key(s);
-    if (key == kPlanTermByTerm || round == kSumMaxChunkRounds || RestTermByTerm(from, passed)) {
-      s = AddRest(s, terms, nterms, from * kSumLaneTerms, finite);
-      break;
+    const int end = key == kPlanTermByTerm || round == kSumMaxChunkRounds
+                        ? nterms
+                        : TermByTermEnd(from, passed, nterms, climbs);
+    if (end > from * kSumLaneTerms || end >= nterms) {
+      const int stop = std::min(end, nterms);
+      s = AddRest(s, terms, stop, from * kSumLaneTerms, finite);
+      if (stop == nterms) break;
+      from = end / kSumLaneTerms;
+      passed = kSumChunkLanes;
+      continue;
     }
     // As the walk kernel: lanes composed by plain totals where the rule
     // allows it and none met a tie, else by the ordered scan.
@@ -139,7 +147,8 @@ uint64_t ModelChunk(uint64_t s, const double* terms, int nterms) {
 
 // Host model of the device pipeline: advice, plan, increments, runs, walk.
 template <class Rule>
-double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_term) {
+double ModelSum(const std::vector<double>& x, PlanKind plan_kind, bool climbs,
+                int* term_by_term) {
   using Increment = typename Rule::Increment;
   const uint64_t count = (x.size() + kSumChunkTerms - 1) / kSumChunkTerms;
   std::vector<int32_t> key(count);
@@ -181,7 +190,7 @@ double ModelSum(const std::vector<double>& x, PlanKind plan_kind, int* term_by_t
     ChunkTerms(x, pos, terms.data());
     const uint64_t left = x.size() - pos * kSumChunkTerms;
     s = ModelChunk<Rule>(s, terms.data(),
-                         static_cast<int>(std::min<uint64_t>(kSumChunkTerms, left)));
+                         static_cast<int>(std::min<uint64_t>(kSumChunkTerms, left)), climbs);
     ++pos;
   }
   return Double(s);
@@ -258,15 +267,18 @@ int CheckPipeline(const char* name, const TermKind* kinds, size_t nkinds, int* t
       const double want = LoopSum(x.data(), n);
       for (PlanKind p : kAllPlanKinds) {
         if (n > 100000 && p != PlanKind::kFromChunkSums) continue;
-        int tbt = 0;
-        const double got = ModelSum<Rule>(x, p, &tbt);
-        ++runs;
-        if (p == PlanKind::kFromChunkSums) {
-          *tbt_chunks += tbt;
-          *chunks += static_cast<int>((n + kSumChunkTerms - 1) / kSumChunkTerms);
+        // Both ways a walk may add a climbing sum's terms (Arith::kClimbs).
+        for (bool climbs : {false, true}) {
+          int tbt = 0;
+          const double got = ModelSum<Rule>(x, p, climbs, &tbt);
+          ++runs;
+          if (p == PlanKind::kFromChunkSums && !climbs) {
+            *tbt_chunks += tbt;
+            *chunks += static_cast<int>((n + kSumChunkTerms - 1) / kSumChunkTerms);
+          }
+          S2C_CHECK_SAME(got, want, "%s (%s, n=%zu, %s, %s)", name, TermKindName(kinds[k]), n,
+                         PlanKindName(p), climbs ? "climbing" : "rest term by term");
         }
-        S2C_CHECK_SAME(got, want, "%s (%s, n=%zu, %s)", name, TermKindName(kinds[k]), n,
-                       PlanKindName(p));
       }
     }
   }
