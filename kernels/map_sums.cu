@@ -10,6 +10,8 @@
 // benchmark's comparison, add up the chunks' sums instead.
 #include "ssimulacra2_launch.h"
 
+#include <cub/block/block_reduce.cuh>
+
 #include "map_terms.cuh"
 #include "ordered_sum.cuh"
 
