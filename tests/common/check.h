@@ -20,7 +20,10 @@
 // Both checks are expressions with the check's outcome, so a test can
 // leave a case early: `if (!S2C_CHECK(st.ok(), ...)) return;`. S2C_CHECK
 // evaluates its message's arguments only when the check fails. The first
-// 50 failures are printed; the summary counts all of them.
+// 50 failures are printed; the summary counts all of them. With
+// S2C_CHECK_EXIT_AT_FAILURE set in the environment, the first failure is
+// printed and ends the process with status 1 at once: the mutation tests
+// (tests/unit/mutations.sh) need to know that a test fails, not how often.
 //
 // Checks may run on several threads at once (the soft double's draws): a
 // failure is counted atomically and printed whole, and a pass costs an
@@ -37,6 +40,7 @@
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -99,7 +103,13 @@ inline bool Pass() {
 
 constexpr long kPrintedFailures = 50;
 
-// Counts a failure, and prints it while fewer than kPrintedFailures were.
+inline bool ExitAtFailure() {
+  static const bool exit_at_failure = std::getenv("S2C_CHECK_EXIT_AT_FAILURE") != nullptr;
+  return exit_at_failure;
+}
+
+// Counts a failure, and prints it while fewer than kPrintedFailures were;
+// ends the process after the first under S2C_CHECK_EXIT_AT_FAILURE.
 inline void ReportFailure(const char* file, int line, const char* condition,
                           const char* format, va_list args, const char* values) {
   Tally& tally = GlobalTally();
@@ -111,6 +121,7 @@ inline void ReportFailure(const char* file, int line, const char* condition,
   std::printf("%s\n", values);
   if (failed == kPrintedFailures) std::printf("(further failures are counted, not printed)\n");
   std::fflush(stdout);
+  if (ExitAtFailure()) std::_Exit(1);
 }
 
 #if defined(__GNUC__)

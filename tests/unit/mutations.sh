@@ -60,7 +60,12 @@ while IFS='|' read -r name mark expr; do
     continue
   fi
   killed=0
-  for t in $tests; do
+  # The test named after the mutated header first (test_soft_terms for
+  # soft_terms.h): it is the likeliest to see the fault, and a mutant is
+  # killed by the first test that fails.
+  ordered=$(for t in $tests; do [ "$t" = "test_${mutated%.h}" ] && echo "$t"; done
+            for t in $tests; do [ "$t" = "test_${mutated%.h}" ] || echo "$t"; done)
+  for t in $ordered; do
     grep -qx "$mutated" "$tmp/$t.deps" || continue
     if ! "$@" -std=c++17 -O2 -ffp-contract=off -pthread -w -I"$dir" -I"$test_dir" \
         "$test_dir/$t.cc" -o "$dir/$t" 2>"$dir/build.log"; then
@@ -70,9 +75,10 @@ while IFS='|' read -r name mark expr; do
       killed=1
       break
     fi
-    if ! "$dir/$t" >"$dir/$t.log" 2>&1; then
+    # A test ends at its first failed check (tests/common/check.h).
+    if ! S2C_CHECK_EXIT_AT_FAILURE=1 "$dir/$t" >"$dir/$t.log" 2>&1; then
       killed=1
-      echo "mutant $name: killed by $t ($(grep -E '^[0-9]+ checks passed, [0-9]+ failed' "$dir/$t.log"))"
+      echo "mutant $name: killed by $t ($(grep -m 1 '^FAIL' "$dir/$t.log" | cut -c 1-160))"
       break
     fi
   done

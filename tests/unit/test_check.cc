@@ -2,15 +2,25 @@
 // The harness itself (tests/common/check.h): checks made on several threads
 // at once, as the soft double's draws make them, are all counted, passes
 // and failures. The deliberate failures are printed as any failure is; the
-// test passes when the tally holds exactly what was checked.
+// test passes when the tally holds exactly what was checked. Then the same
+// checks in a child process under S2C_CHECK_EXIT_AT_FAILURE: it must end
+// at its first failure, with status 1 and that failure printed alone.
+#include <sys/wait.h>
+
 #include <atomic>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "check.h"
 
-int main() {
+namespace {
+
+// Checks on several threads at once; true when the tally holds exactly
+// what was checked.
+bool CountsEveryCheck() {
   constexpr int kThreads = 4;
   constexpr long kPasses = 4000000;  // per thread
   constexpr long kFailures = 20;     // per thread
@@ -39,5 +49,42 @@ int main() {
   std::printf("%s: %ld passes and %ld failures counted of %ld and %ld made on %d threads\n",
               exact ? "ok" : "FAIL", passed, failed, kThreads * kPasses, kThreads * kFailures,
               kThreads);
-  return exact ? 0 : 1;
+  return exact;
+}
+
+// Runs this program again as `program --exit-at-failure` under
+// S2C_CHECK_EXIT_AT_FAILURE; true when it ended at its first failure.
+bool ExitsAtTheFirstFailure(const char* program) {
+  const std::string command =
+      std::string("S2C_CHECK_EXIT_AT_FAILURE=1 '") + program + "' --exit-at-failure";
+  FILE* child = popen(command.c_str(), "r");
+  if (!child) {
+    std::printf("FAIL: cannot run %s\n", command.c_str());
+    return false;
+  }
+  int failure_lines = 0, summary_lines = 0;
+  char line[512];
+  while (std::fgets(line, sizeof line, child)) {
+    failure_lines += std::strncmp(line, "FAIL ", 5) == 0;
+    summary_lines += std::strstr(line, "checks passed") != nullptr;
+  }
+  const int status = pclose(child);
+  const bool exited_at_failure = WIFEXITED(status) && WEXITSTATUS(status) == 1 &&
+                                 failure_lines == 1 && summary_lines == 0;
+  std::printf("%s: under S2C_CHECK_EXIT_AT_FAILURE the checks printed %d failure(s) and %d "
+              "summary line(s), exit status %d\n",
+              exited_at_failure ? "ok" : "FAIL", failure_lines, summary_lines,
+              WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  return exited_at_failure;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "--exit-at-failure") == 0) {
+    CountsEveryCheck();
+    return 0;  // not reached: the first failure ends the process
+  }
+  const bool counts = CountsEveryCheck();
+  return counts && ExitsAtTheFirstFailure(argv[0]) ? 0 : 1;
 }
