@@ -3,7 +3,7 @@
 // element message whose structure is named "ssimulacra2cmp" and carries a
 // string field "type". Field names are spelled only in score_message.cc;
 // the element builds messages and the tests read them through these structs.
-// docs/element.md lists every field.
+// docs/element-messages.md lists every field.
 #ifndef S2C_GST_SCORE_MESSAGE_H_
 #define S2C_GST_SCORE_MESSAGE_H_
 

@@ -16,7 +16,7 @@
  * adds nothing to link against (pkg-config --cflags ssimulacra2cmp).
  *
  * Installed by `meson install` as <ssimulacra2cmp/ssimulacra2cmp-meta.h>;
- * the plugin itself spells the names only here. docs/element.md, "Meta".
+ * the plugin itself spells the names only here. docs/element-messages.md, "Meta".
  */
 #ifndef SSIMULACRA2CMP_META_H_
 #define SSIMULACRA2CMP_META_H_
