@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""docs/architecture.md has a section for every folder of the tree that
-holds source, build, script or test files, and no section for a folder
-that is gone.
+"""docs/architecture.md and docs/architecture-tests.md (the test folders)
+have a section for every folder of the tree that holds source, build,
+script or test files, and no section for a folder that is gone.
 
 The files: those git tracks (git ls-files in SOURCE_ROOT); where git is
 missing or SOURCE_ROOT is not a git checkout, every file under it, less the
@@ -12,9 +12,10 @@ a section heading. A heading names a folder in backquotes, ending in "/"
 (`gst/`, `tests/element/`; `./` is the root); one heading may name
 several. A named folder must hold a tracked file (git) or exist (no git).
 
-Usage: test_architecture.py SOURCE_ROOT [DOCUMENT]
-(DOCUMENT: default SOURCE_ROOT/docs/architecture.md). Exit status 0 when
-every folder has its section and every section its folder, 1 otherwise,
+Usage: test_architecture.py SOURCE_ROOT [DOCUMENT...]
+(DOCUMENT: default SOURCE_ROOT/docs/architecture.md and
+SOURCE_ROOT/docs/architecture-tests.md). Exit status 0 when every folder
+has its section in one of them and every section its folder, 1 otherwise,
 with one line per fault."""
 import os
 import re
@@ -67,8 +68,8 @@ def ancestors(path):
     return folders + ["./"]
 
 
-def headed_folders(document):
-    """{folder: line number} of every folder a section heading names,
+def headed_folders(document, shown):
+    """{folder: "document:line"} of every folder a section heading names,
     outside fenced code blocks."""
     named = {}
     fenced = False
@@ -80,22 +81,30 @@ def headed_folders(document):
                 for name in re.findall(r"`([^`]+)`", line):
                     if name.endswith("/"):
                         folder = name if name == "./" else name.removeprefix("./")
-                        named.setdefault(folder, number)
+                        named.setdefault(folder, f"{shown}:{number}")
     return named
 
 
 def main(argv):
-    if len(argv) not in (2, 3):
+    if len(argv) < 2:
         print(__doc__)
         return 2
     root = os.path.abspath(argv[1])
-    document = argv[2] if len(argv) == 3 else os.path.join(root, "docs", "architecture.md")
+    documents = argv[2:] or [os.path.join(root, "docs", name)
+                             for name in ("architecture.md", "architecture-tests.md")]
     files = git_files(root)
     from_git = files is not None
     if not from_git:
         files = walked_files(root)
-    named = headed_folders(document)
-    shown = os.path.relpath(document, root) if document.startswith(root + os.sep) else document
+    named = {}
+    shown_all = []
+    for document in documents:
+        shown = os.path.relpath(document, root) if document.startswith(root + os.sep) \
+            else document
+        shown_all.append(shown)
+        for folder, where in headed_folders(document, shown).items():
+            named.setdefault(folder, where)
+    shown = " and ".join(shown_all)
 
     faults = []
     for path in sorted(files):
@@ -105,10 +114,10 @@ def main(argv):
             faults.append(f"{path}: its folder {folder_of(path)} has no section heading in "
                           f"{shown}")
     in_tree = {folder for path in files for folder in ancestors(path)}
-    for folder, number in sorted(named.items(), key=lambda item: item[1]):
+    for folder, where in sorted(named.items(), key=lambda item: item[1]):
         exists = folder in in_tree if from_git else os.path.isdir(os.path.join(root, folder))
         if not exists:
-            faults.append(f"{shown}:{number}: the heading names {folder}, which is not a "
+            faults.append(f"{where}: the heading names {folder}, which is not a "
                           f"folder of the tree")
 
     source = "git ls-files" if from_git else "a walk of the tree (no git checkout)"
