@@ -21,6 +21,15 @@ namespace s2c {
 namespace cuda {
 namespace detail {
 
+// A flag a Terms functor may declare, `static constexpr bool kMember =
+// ...`: Detector<Terms>::value is its value, false where it declares none.
+#define S2C_OPTIONAL_TERMS_FLAG(Detector, kMember)                                     \
+  template <class Terms, class = void>                                                 \
+  struct Detector : std::false_type {};                                                \
+  template <class Terms>                                                               \
+  struct Detector<Terms, std::void_t<decltype(Terms::kMember)>>                        \
+      : std::bool_constant<Terms::kMember> {}
+
 constexpr int kAdviceThreads = 256;
 constexpr int kIncrementTerms = kSumThreadTerms;  // consecutive, per thread
 constexpr int kIncrementThreads = kSumChunkTerms / kIncrementTerms;
@@ -74,16 +83,8 @@ struct ThenOp {
 // = true` (each term >= 0, -0.0 or NaN, by construction: ClampedTerms,
 // src/steps/ordered_sum.h, cheaper still); else never negative (NonNegativeTerms,
 // which checks that they are not).
-template <class Terms, class = void>
-struct DeclaresSigned : std::false_type {};
-template <class Terms>
-struct DeclaresSigned<Terms, std::void_t<decltype(Terms::kSigned)>>
-    : std::bool_constant<Terms::kSigned> {};
-template <class Terms, class = void>
-struct DeclaresClamped : std::false_type {};
-template <class Terms>
-struct DeclaresClamped<Terms, std::void_t<decltype(Terms::kClamped)>>
-    : std::bool_constant<Terms::kClamped> {};
+S2C_OPTIONAL_TERMS_FLAG(DeclaresSigned, kSigned);
+S2C_OPTIONAL_TERMS_FLAG(DeclaresClamped, kClamped);
 template <class Terms>
 struct SumRule {
   static_assert(!(DeclaresSigned<Terms>::value && DeclaresClamped<Terms>::value),
@@ -149,10 +150,7 @@ __device__ void ElementTerms(const Terms& terms, uint64_t n, uint64_t i, int g, 
 // order, so that consecutive elements share work (the backend's finds the
 // pixel position and the planes' row pointers once per run, not once per
 // element). RunTerms uses it for runs wholly below n, else ElementTerms.
-template <class Terms, class = void>
-struct HasRuns : std::false_type {};
-template <class Terms>
-struct HasRuns<Terms, std::void_t<decltype(Terms::kRuns)>> : std::bool_constant<Terms::kRuns> {};
+S2C_OPTIONAL_TERMS_FLAG(HasRuns, kRuns);
 
 template <int L, int KG, int G, class Terms, class Visit>
 __device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_t first, int g,
@@ -177,11 +175,7 @@ __device__ __forceinline__ void RunTerms(const Terms& terms, uint64_t n, uint64_
 // giving term k of group `group` of element i < n alone, for the walk, which
 // adds one sum per block and otherwise forms the group's K / G terms to
 // keep one.
-template <class Terms, class = void>
-struct HasOneTerm : std::false_type {};
-template <class Terms>
-struct HasOneTerm<Terms, std::void_t<decltype(Terms::kOneTerm)>>
-    : std::bool_constant<Terms::kOneTerm> {};
+S2C_OPTIONAL_TERMS_FLAG(HasOneTerm, kOneTerm);
 
 // Increments decided without the terms: a functor may declare `static
 // constexpr bool kDecides = true` and define
@@ -198,11 +192,9 @@ struct HasOneTerm<Terms, std::void_t<decltype(Terms::kOneTerm)>>
 // run's total as its increment (DecidedTaken) in place of the fast rule;
 // the runs it cannot take go to a queue (ExactRunsTogether). Such terms are
 // clamped at zero (kClamped), and are given one at a time too (kOneTerm).
-template <class Terms, class = void>
-struct Decides : std::false_type {};
-template <class Terms>
-struct Decides<Terms, std::void_t<decltype(Terms::kDecides)>>
-    : std::bool_constant<Terms::kDecides> {};
+S2C_OPTIONAL_TERMS_FLAG(Decides, kDecides);
+
+#undef S2C_OPTIONAL_TERMS_FLAG
 
 }  // namespace detail
 }  // namespace cuda
