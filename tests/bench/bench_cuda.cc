@@ -14,7 +14,7 @@
 //     submit, wait, collect, host overheads included.
 // Usage: bench_cuda [pairs] [seconds-per-config] [max-depth (6)] [WxH ...]
 // (on the f64 path S2C_TEST_DEVICE_FP64 names: native, integer, or auto,
-// the default: tests/gpu/profile-pipeline.sh --fp64)
+// the default: tests/bench/profile-pipeline.sh --fp64)
 //
 // bench_cuda --paths [runs (30)] [WxH ...]: the two f64 paths (device-fp64
 // native and integer) side by side, exact sums, 8-bit I420 from device

@@ -4,7 +4,7 @@
 # table, OUT/summary.txt. Usage, from the project root after `ninja -C BUILD`
 # of a CUDA build:
 #
-#   tests/gpu/bench-density.sh BUILD OUT
+#   tests/bench/bench-density.sh BUILD OUT
 #
 # Throughput: 4K and 1080p, 1, 8, 16 and 32 streams, 3 rounds each (one for
 # 32 streams: starting 32 4K elements takes about 9 s, and a round starts

@@ -4,7 +4,7 @@
 
 Usage: fp64_path_model.py NATIVE.csv INTEGER.csv
 
-The inputs are tests/gpu/profile-pipeline.sh's raw pages of one pair on an
+The inputs are tests/bench/profile-pipeline.sh's raw pages of one pair on an
 H200, `--fp64 native` and `--fp64 integer`. Per kernel, the prediction on a
 GPU is the largest of three bounds:
   - its H200 time scaled by SMs x clock (the H200's share of issue slots,

@@ -13,7 +13,7 @@
 # go to OUT. Usage, from the project root after `ninja -C BUILD` of a CUDA
 # build, on a host with two GPUs:
 #
-#   tests/gpu/bench-two-gpus.sh BUILD OUT
+#   tests/bench/bench-two-gpus.sh BUILD OUT
 #
 # Runs are long enough that the short and long runs' difference is several
 # seconds of GPU work (start-up cancels out in it): about 3 minutes on two

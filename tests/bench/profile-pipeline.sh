@@ -4,7 +4,7 @@
 # measure").
 # Usage, from the project root:
 #
-#   tests/gpu/profile-pipeline.sh [--fp64 native|integer] BENCH_CUDA OUT_DIR [WxH]
+#   tests/bench/profile-pipeline.sh [--fp64 native|integer] BENCH_CUDA OUT_DIR [WxH]
 #
 # --fp64 profiles the pair on that f64 path (device-fp64; default auto,
 # the GPU's) and the CSV is profile-WxH-PATH.csv. Either way the f64
@@ -20,7 +20,7 @@
 # are not flushed between kernels (--cache-control none), so the durations
 # are those of back-to-back kernels. Writes OUT_DIR/profile-WxH.csv (ncu's
 # raw page: one row per kernel, every metric of the sections below) and
-# prints a summary table (tests/gpu/profile_summary.py).
+# prints a summary table (tests/bench/profile_summary.py).
 set -euo pipefail
 fp64=auto
 if [ "${1:-}" = --fp64 ]; then

@@ -5,7 +5,7 @@
 # copies of build/tests/bench and build/tests/gpu of two commits. Usage, from
 # the project root:
 #
-#   tests/gpu/compare-builds.sh OLD NEW OUT_DIR [WxH ...]
+#   tests/bench/compare-builds.sh OLD NEW OUT_DIR [WxH ...]
 #
 # Checks NEW first (CUDA parity, the bits of every plane and score against the
 # CPU, and compute-sanitizer memcheck on its small sizes), then runs both

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Summary of an Nsight Compute raw CSV (tests/gpu/profile-pipeline.sh): per
+# Summary of an Nsight Compute raw CSV (tests/bench/profile-pipeline.sh): per
 # kernel (template arguments dropped), its launches, total time and share,
 # DRAM bandwidth achieved, warps active, the share of the SMs' issue slots
 # used, instructions (millions of warp instructions) and the two largest
