@@ -24,7 +24,7 @@ namespace {
 // that the ordered sum's passes run a block per chunk and channel, each
 // holding 6 running increments. All 18 sums in one launch measured faster on
 // the H200 than one launch per channel, mainly at 1080p
-// (docs/history/performance-2026.md).
+// (docs/history/performance-2026-2.md).
 // The terms are finished from the prepared values, by Path (NativeF64 or
 // IntegerF64, src/steps/f64_policies.h), as doubles or their bit patterns.
 template <class Path>

@@ -29,7 +29,7 @@ step parity 300 "$new/test_cuda_parity"
 step memcheck_parity 200 "$sanitizer" --tool memcheck --error-exitcode 1 "$new/test_cuda_parity" --quick
 step bench_old 240 "$old/bench_cuda" 30 0.25 6 $sizes
 step bench_new 240 "$new/bench_cuda" 30 0.25 6 $sizes
-python3 "$here/../bench/compare_bench.py" "$out/bench_old.txt" "$out/bench_new.txt" | tee "$out/compare.txt"
+python3 "$here/compare_bench.py" "$out/bench_old.txt" "$out/bench_new.txt" | tee "$out/compare.txt"
 grep "device memory" "$out/bench_old.txt" "$out/bench_new.txt" | sort -u
 "$here/profile-pipeline.sh" "$new/bench_cuda" "$out" 3840x2160 > "$out/profile-new.txt" 2>&1
 cat "$out/profile-new.txt"

@@ -112,7 +112,7 @@ def main(argv):
         if (name.endswith(CHECKED_SUFFIXES) or name in CHECKED_NAMES) \
                 and folder_of(path) not in named:
             faults.append(f"{path}: its folder {folder_of(path)} has no section heading in "
-                          f"{shown}")
+                          f"{' or '.join(shown_all)}")
     in_tree = {folder for path in files for folder in ancestors(path)}
     for folder, where in sorted(named.items(), key=lambda item: item[1]):
         exists = folder in in_tree if from_git else os.path.isdir(os.path.join(root, folder))

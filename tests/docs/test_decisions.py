@@ -16,7 +16,10 @@ no section may have the number yet. The test fails when
       neither a section nor reserved. The files are those git tracks
       (git ls-files); where the source root is not a git checkout, every
       file outside build directories and hidden ones. Binary files are
-      skipped.
+      skipped;
+  (d) the index's list of subjects lacks a file of docs/decisions/, or
+      gives one another count of decisions in force (those whose title
+      does not begin "Not taken") than its sections.
 Each failure is printed with its file and line.
 
 Usage: test_decisions.py SOURCE_ROOT"""
@@ -126,6 +129,26 @@ for at, n, title, path in rows:
 for n, places in sorted(found.items()):
     if n not in listed:
         failures.append(f"{INDEX}: no row for D{n} ({places[0][0]}:{places[0][1]})")
+
+# (d) the index's list of subjects: a line for each file of docs/decisions/,
+# with the number of its decisions in force (those not titled "Not taken").
+SUBJECT = re.compile(r"- \[[^\]]+\]\((decisions/[^)]+)\): .* \((\d+)\)")
+subjects = {}
+for at, line in enumerate(lines_of(INDEX), 1):
+    m = SUBJECT.fullmatch(line)
+    if m:
+        subjects[os.path.normpath(os.path.join("docs", m.group(1)))] = (at, int(m.group(2)))
+in_force = {}
+for n, places in found.items():
+    rel, _, title = places[0]
+    if rel != HISTORY:
+        in_force[rel] = in_force.get(rel, 0) + (not title.startswith("Not taken"))
+for rel in sorted(set(in_force) | set(subjects)):
+    if rel not in subjects:
+        failures.append(f"{INDEX}: no subject line for {rel}")
+    elif subjects[rel][1] != in_force.get(rel, 0):
+        failures.append(f"{INDEX}:{subjects[rel][0]}: {rel} holds {in_force.get(rel, 0)} "
+                        f"decisions in force, the line says {subjects[rel][1]}")
 
 # (c) every number the tree cites exists.
 files = tree_files()

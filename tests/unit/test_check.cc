@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -52,11 +53,23 @@ bool CountsEveryCheck() {
   return exact;
 }
 
-// Runs this program again as `program --exit-at-failure` under
-// S2C_CHECK_EXIT_AT_FAILURE; true when it ended at its first failure.
-bool ExitsAtTheFirstFailure(const char* program) {
-  const std::string command =
-      std::string("S2C_CHECK_EXIT_AT_FAILURE=1 '") + program + "' --exit-at-failure";
+// Runs this program again with --exit-at-failure under
+// S2C_CHECK_EXIT_AT_FAILURE (this process has read the variable already);
+// true when it ended at its first failure, before the line that
+// CountsEveryCheck prints at its end.
+bool ExitsAtTheFirstFailure() {
+  char* self = realpath("/proc/self/exe", nullptr);
+  std::string command = "'";  // the path in single quotes, for popen's shell
+  for (const char* c = self ? self : ""; *c; ++c) {
+    if (*c == '\'') {
+      command += "'\\''";
+    } else {
+      command += *c;
+    }
+  }
+  command += "' --exit-at-failure";
+  std::free(self);
+  setenv("S2C_CHECK_EXIT_AT_FAILURE", "1", 1);
   FILE* child = popen(command.c_str(), "r");
   if (!child) {
     std::printf("FAIL: cannot run %s\n", command.c_str());
@@ -66,13 +79,13 @@ bool ExitsAtTheFirstFailure(const char* program) {
   char line[512];
   while (std::fgets(line, sizeof line, child)) {
     failure_lines += std::strncmp(line, "FAIL ", 5) == 0;
-    summary_lines += std::strstr(line, "checks passed") != nullptr;
+    summary_lines += std::strstr(line, "passes and") != nullptr;
   }
   const int status = pclose(child);
   const bool exited_at_failure = WIFEXITED(status) && WEXITSTATUS(status) == 1 &&
                                  failure_lines == 1 && summary_lines == 0;
   std::printf("%s: under S2C_CHECK_EXIT_AT_FAILURE the checks printed %d failure(s) and %d "
-              "summary line(s), exit status %d\n",
+              "closing line(s), exit status %d\n",
               exited_at_failure ? "ok" : "FAIL", failure_lines, summary_lines,
               WIFEXITED(status) ? WEXITSTATUS(status) : -1);
   return exited_at_failure;
@@ -85,6 +98,7 @@ int main(int argc, char** argv) {
     CountsEveryCheck();
     return 0;  // not reached: the first failure ends the process
   }
+  unsetenv("S2C_CHECK_EXIT_AT_FAILURE");  // this run counts every check
   const bool counts = CountsEveryCheck();
-  return counts && ExitsAtTheFirstFailure(argv[0]) ? 0 : 1;
+  return counts && ExitsAtTheFirstFailure() ? 0 : 1;
 }
