@@ -351,7 +351,11 @@ def main():
                     f'filesrc location={files["dist.ts"]} ! tsdemux ! h264parse ! {H264_DECODER}'),
         FileChannel('mp4', workdir, f'uridecodebin uri=file://{files["ref.mkv"]}',
                     f'filesrc location={files["dist.mp4"]} ! decodebin')]
-    aligned = FileChannel('aligned', workdir, reference, reference,
+    # At the files' rate (identity syncs to the clock), so that the channel
+    # runs for seconds: its offset gauge is NaN while it is down, and a file
+    # scored as fast as the GPU can is down again within milliseconds.
+    paced = f'{reference} ! identity sync=true'
+    aligned = FileChannel('aligned', workdir, paced, paced,
                           'align = auto\nalign-window = 4\ndist-start-frame = 2\n')
     live = 'videotestsrc is-live=true ! video/x-raw,format=I420,framerate=10/1,'
     sizes = ('[channel sizes]\n'
@@ -481,9 +485,13 @@ def main():
               'changed (file kept) and named the one that never starts; sizes, HEAD, port')
         return 0
     finally:
-        if monitor is not None:
+        if monitor is not None:  # a check failed: what the monitor said, to tell why
             monitor.process.kill()
             monitor.process.wait()
+            with monitor.lock:
+                print('the monitor\'s last events:', *monitor.events[-30:], sep='\n')
+            monitor.log.seek(0)
+            print('the end of its log:', *monitor.log.read().splitlines()[-60:], sep='\n')
         for c in channels + ([added] if added else []):
             c.stop()
 
