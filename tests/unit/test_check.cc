@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
 #include <thread>
 #include <vector>
 
@@ -56,23 +55,13 @@ bool CountsEveryCheck() {
 // Runs this program again with --exit-at-failure under
 // S2C_CHECK_EXIT_AT_FAILURE (this process has read the variable already);
 // true when it ended at its first failure, before the line that
-// CountsEveryCheck prints at its end.
+// CountsEveryCheck prints at its end. popen's shell is this process's
+// child, so /proc/$PPID/exe is this program.
 bool ExitsAtTheFirstFailure() {
-  char* self = realpath("/proc/self/exe", nullptr);
-  std::string command = "'";  // the path in single quotes, for popen's shell
-  for (const char* c = self ? self : ""; *c; ++c) {
-    if (*c == '\'') {
-      command += "'\\''";
-    } else {
-      command += *c;
-    }
-  }
-  command += "' --exit-at-failure";
-  std::free(self);
-  setenv("S2C_CHECK_EXIT_AT_FAILURE", "1", 1);
-  FILE* child = popen(command.c_str(), "r");
+  const char command[] = "S2C_CHECK_EXIT_AT_FAILURE=1 exec /proc/$PPID/exe --exit-at-failure";
+  FILE* child = popen(command, "r");
   if (!child) {
-    std::printf("FAIL: cannot run %s\n", command.c_str());
+    std::printf("FAIL: cannot run %s\n", command);
     return false;
   }
   int failure_lines = 0, summary_lines = 0;
