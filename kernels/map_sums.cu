@@ -4,9 +4,10 @@
 // values (pixel_steps.h, PrepareTerms), stored them in place of three
 // blurred planes, and added the chunks' sums of the finished terms to the
 // advice in the sums' workspace. The exact sums are the ordered sum's later
-// passes (ordered_sum.cuh, LaunchOrderedSumsAdvised) over all 18 sums of a
-// scale at once, finishing the terms from the prepared values
-// (FinishTerms); no term plane is stored. The tree sums, for the
+// passes over all 18 sums of a scale at once, finishing the terms from the
+// prepared values (FinishTerms); no term plane is stored: the plan,
+// increments and runs scale by scale (LaunchOrderedSumChunks), then the
+// walks of all scales in one kernel (LaunchOrderedSumWalks). The tree sums, for the
 // benchmark's comparison, add up the chunks' sums instead.
 #include "ssimulacra2_launch.h"
 
@@ -116,23 +117,44 @@ __global__ void __launch_bounds__(kChunkSumThreads)
   if (threadIdx.x == 0) sums[blockIdx.x] = v;
 }
 
+template <class Path>
+cudaError_t LaunchChunks(const BlurPlanes& prepared, void* workspace, cudaStream_t stream) {
+  const int w = prepared.p[0][0].width, h = prepared.p[0][0].height;
+  const uint64_t n = static_cast<uint64_t>(w) * h;
+  return LaunchOrderedSumChunks<kSumTerms>(PreparedTermsOf<Path>{MapTermsAt(prepared, w)}, n,
+                                           MapSumsWorkspace(workspace, n), stream);
+}
+
+template <class Path>
+cudaError_t LaunchWalks(const MapSumsOfScale* scales, int count, cudaStream_t stream) {
+  if (count < 1 || count > kMaxMapSumScales) return cudaErrorInvalidValue;
+  OrderedSumsToWalk<PreparedTermsOf<Path>> sums[kMaxMapSumScales];
+  for (int s = 0; s < count; ++s) {
+    const BlurPlanes& prepared = scales[s].prepared;
+    const int w = prepared.p[0][0].width, h = prepared.p[0][0].height;
+    const uint64_t n = static_cast<uint64_t>(w) * h;
+    sums[s] = {PreparedTermsOf<Path>{MapTermsAt(prepared, w)}, n,
+               MapSumsWorkspace(scales[s].workspace, n), scales[s].sums};
+  }
+  return LaunchOrderedSumWalks<kSumTerms, kMaxMapSumScales>(sums, count, stream);
+}
+
 }  // namespace
 
 size_t MapSumsWorkspaceBytes(int width, int height) {
   return MapSumsWorkspace(nullptr, static_cast<uint64_t>(width) * height).bytes;
 }
 
-cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, double* sums,
-                               F64Path path, cudaStream_t stream) {
-  const int w = prepared.p[0][0].width, h = prepared.p[0][0].height;
-  const uint64_t n = static_cast<uint64_t>(w) * h;
-  const MapTermsAt at(prepared, w);
-  const OrderedSumWorkspace ws = MapSumsWorkspace(workspace, n);
-  if (path == F64Path::kInteger) {
-    return LaunchOrderedSumsAdvised<kSumTerms>(PreparedTermsOf<IntegerF64>{at}, n, ws, sums,
-                                               stream);
-  }
-  return LaunchOrderedSumsAdvised<kSumTerms>(PreparedTermsOf<NativeF64>{at}, n, ws, sums, stream);
+cudaError_t LaunchMapSumChunks(const BlurPlanes& prepared, void* workspace, F64Path path,
+                               cudaStream_t stream) {
+  return path == F64Path::kInteger ? LaunchChunks<IntegerF64>(prepared, workspace, stream)
+                                   : LaunchChunks<NativeF64>(prepared, workspace, stream);
+}
+
+cudaError_t LaunchMapSumWalks(const MapSumsOfScale* scales, int count, F64Path path,
+                              cudaStream_t stream) {
+  return path == F64Path::kInteger ? LaunchWalks<IntegerF64>(scales, count, stream)
+                                   : LaunchWalks<NativeF64>(scales, count, stream);
 }
 
 cudaError_t LaunchMapSumsTree(int width, int height, void* workspace, double* sums,

@@ -22,8 +22,9 @@ constexpr int kSumTerms = 3 * kTerms;  // per pixel: [c * 6 + k]
 
 struct MapTermsAt {
   BlurPlanes b;
-  int w;
-  uint64_t recip;  // floor((2^64 - 1) / w)
+  int w = 0;
+  uint64_t recip = 0;  // floor((2^64 - 1) / w)
+  MapTermsAt() = default;
   MapTermsAt(const BlurPlanes& blurred, int width)
       : b(blurred), w(width), recip(~uint64_t{0} / static_cast<uint64_t>(width)) {}
   // Column and row of raster index i < 2^63 without a 64-bit division (and

@@ -19,11 +19,13 @@
 //   runs       one block per tile of 1024 chunks and sum: an ordered segmented
 //              scan from the tile's end, so that each chunk knows the composed
 //              rest of its run of chunks that share a binade
-//   walk       one block per sum: lane 0 steps over runs with the exact sum,
-//              through windows of them staged in shared memory; a chunk that
-//              fails its check is added by the block in rounds: the lanes
-//              that fit the sum's binade at once (an ordered prefix scan),
-//              then the lane where the sum leaves it, term by term.
+//   walk       one block per sum, of several launches at once where the
+//              caller has them (LaunchOrderedSumWalks): lane 0 steps over
+//              runs with the exact sum, through windows of them staged in
+//              shared memory; a chunk that fails its check is added by the
+//              block in rounds: the lanes that fit the sum's binade at once
+//              (an ordered prefix scan), then the lane where the sum leaves
+//              it, term by term.
 // Order matters everywhere increments are combined (Then is not
 // commutative): only adjacent pieces, earlier on the left. The arithmetic
 // is a rule's (SumRule): NonNegativeTerms (src/steps/ordered_sum.h); where the
@@ -71,23 +73,19 @@ Advice* OrderedSumAdvice(const OrderedSumWorkspace& ws) {
   return static_cast<Advice*>(ws.data);
 }
 
-// Enqueues on stream the K exact sums of terms(0..n-1) whose advice is
-// already in the workspace (OrderedSumAdvice): the plan, increments, runs
-// and walk passes. d_out receives K doubles when the stream reaches that
-// point. The workspace must not be used by another launch in flight.
-// Returns the launch error, if any; no sync.
+// Enqueues on stream the chunk passes of the K exact sums of terms(0..n-1),
+// n > 0, whose advice is already in the workspace (OrderedSumAdvice): the
+// plan, increments and runs. The walk (LaunchOrderedSumWalks) finishes them.
 template <int K, class Terms>
-cudaError_t LaunchOrderedSumsAdvised(const Terms& terms, uint64_t n,
-                                     const OrderedSumWorkspace& ws, double* d_out,
-                                     cudaStream_t stream) {
+cudaError_t LaunchOrderedSumChunks(const Terms& terms, uint64_t n, const OrderedSumWorkspace& ws,
+                                   cudaStream_t stream) {
   using Rule = typename detail::SumRule<Terms>::type;
   using Arith = typename detail::TermArith<Terms>::type;
   using Advice = typename Arith::Advice;
   constexpr int G = detail::TermGroups<Terms>::value;
   constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
   static_assert(K >= 1 && K % G == 0 && K / G <= detail::kIncrementThreads, "K sums per launch");
-  if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
-  if (!detail::WorkspaceFits(n, K, kSigned, ws)) return cudaErrorInvalidValue;
+  if (n == 0 || !detail::WorkspaceFits(n, K, kSigned, ws)) return cudaErrorInvalidValue;
   const uint64_t chunks = detail::ChunkCount(n);
   detail::OrderedSumBuffers<typename Rule::Increment> b;
   detail::BuffersBytes(chunks, K, &b, static_cast<char*>(ws.data));
@@ -101,9 +99,60 @@ cudaError_t LaunchOrderedSumsAdvised(const Terms& terms, uint64_t n,
   detail::OrderedSumRunsKernel<Rule, detail::kRunThreads>
       <<<dim3(tiles, K), detail::kRunThreads, 0, stream>>>(b.key, b.inc, chunks, b.suffix,
                                                             b.run_end);
-  detail::OrderedSumWalkKernel<K><<<K, kSumChunkLanes, 0, stream>>>(
-      terms, n, chunks, b, reinterpret_cast<uint64_t*>(d_out));
   return cudaGetLastError();
+}
+
+// One launch's K sums for LaunchOrderedSumWalks: n > 0 terms whose chunk
+// passes are enqueued in `ws`, and where the K doubles go.
+template <class Terms>
+struct OrderedSumsToWalk {
+  Terms terms;
+  uint64_t n;
+  OrderedSumWorkspace ws;
+  double* out;
+};
+
+// Enqueues on stream the walks of `count` launches (1 to kJobs) of K sums
+// each, whose chunk passes (LaunchOrderedSumChunks) come before on the same
+// stream, in one kernel: the sums of all of them side by side. Each `out`
+// receives its K doubles when the stream reaches that point. Returns the
+// launch error, if any; no sync.
+template <int K, int kJobs, class Terms>
+cudaError_t LaunchOrderedSumWalks(const OrderedSumsToWalk<Terms>* sums, int count,
+                                  cudaStream_t stream) {
+  using Rule = typename detail::SumRule<Terms>::type;
+  constexpr bool kSigned = std::is_same_v<Rule, SignedTerms>;
+  if (count < 1 || count > kJobs) return cudaErrorInvalidValue;
+  detail::WalkJobs<Terms, typename Rule::Increment, kJobs> jobs{};
+  for (int j = 0; j < count; ++j) {
+    const OrderedSumsToWalk<Terms>& s = sums[j];
+    if (s.n == 0 || !detail::WorkspaceFits(s.n, K, kSigned, s.ws)) return cudaErrorInvalidValue;
+    detail::WalkJob<Terms, typename Rule::Increment>& job = jobs.job[j];
+    job.terms = s.terms;
+    job.n = s.n;
+    job.chunks = detail::ChunkCount(s.n);
+    detail::BuffersBytes(job.chunks, K, &job.b, static_cast<char*>(s.ws.data));
+    job.out = reinterpret_cast<uint64_t*>(s.out);
+  }
+  detail::OrderedSumWalkKernel<K, kJobs>
+      <<<dim3(K, static_cast<unsigned>(count)), kSumChunkLanes, 0, stream>>>(jobs);
+  return cudaGetLastError();
+}
+
+// Enqueues on stream the K exact sums of terms(0..n-1) whose advice is
+// already in the workspace (OrderedSumAdvice): the chunk passes and the
+// walk. d_out receives K doubles when the stream reaches that point. The
+// workspace must not be used by another launch in flight. Returns the
+// launch error, if any; no sync.
+template <int K, class Terms>
+cudaError_t LaunchOrderedSumsAdvised(const Terms& terms, uint64_t n,
+                                     const OrderedSumWorkspace& ws, double* d_out,
+                                     cudaStream_t stream) {
+  if (n == 0) return cudaMemsetAsync(d_out, 0, sizeof(double) * K, stream);  // +0.0
+  const cudaError_t e = LaunchOrderedSumChunks<K>(terms, n, ws, stream);
+  if (e != cudaSuccess) return e;
+  const OrderedSumsToWalk<Terms> sums{terms, n, ws, d_out};
+  return LaunchOrderedSumWalks<K, 1>(&sums, 1, stream);
 }
 
 // Enqueues the K exact sums of terms(0..n-1) on stream: the advice pass

@@ -57,11 +57,29 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <int K, class Terms, class Rule = typename SumRule<Terms>::type,
+// What the walk needs of one launch's K sums, their chunk passes done: the
+// terms, the workspace's buffers and where the sums' bits go.
+template <class Terms, class Increment>
+struct WalkJob {
+  Terms terms;
+  uint64_t n, chunks;
+  OrderedSumBuffers<Increment> b;
+  uint64_t* out;
+};
+// Up to kJobs launches walked by one kernel, block (k, j) adding sum k of
+// job j: the walks are chains of latency whose blocks fill a few of the
+// GPU's multiprocessors, so launches whose chunk passes are all done (the
+// backend's scales) are walked side by side rather than one after another.
+template <class Terms, class Increment, int kJobs>
+struct WalkJobs {
+  WalkJob<Terms, Increment> job[kJobs];
+};
+
+template <int K, int kJobs, class Terms, class Rule = typename SumRule<Terms>::type,
           class Arith = typename TermArith<Terms>::type>
 __global__ void __launch_bounds__(kSumChunkLanes)
-    OrderedSumWalkKernel(Terms terms, uint64_t n, uint64_t chunks,
-                         OrderedSumBuffers<typename Rule::Increment> b, uint64_t* out) {
+    OrderedSumWalkKernel(const __grid_constant__ WalkJobs<Terms, typename Rule::Increment, kJobs>
+                             jobs) {
   using Increment = typename Rule::Increment;
   using Term = typename Arith::Term;
   constexpr int G = TermGroups<Terms>::value, KG = K / G;
@@ -90,6 +108,10 @@ __global__ void __launch_bounds__(kSumChunkLanes)
   __shared__ uint64_t next;
   __shared__ int next_lane;
   __shared__ int next_term;  // a coded rest's
+  const WalkJob<Terms, Increment>& job = jobs.job[blockIdx.y];
+  const Terms& terms = job.terms;
+  const uint64_t n = job.n, chunks = job.chunks;
+  const OrderedSumBuffers<Increment>& b = job.b;
   const int k = blockIdx.x;
   const int lane = threadIdx.x;
   const uint64_t off = k * chunks;
@@ -220,7 +242,7 @@ __global__ void __launch_bounds__(kSumChunkLanes)
     }
     ++pos;
   }
-  if (lane == 0) out[k] = sum_bits;  // the double's bits
+  if (lane == 0) job.out[k] = sum_bits;  // the double's bits
 }
 
 }  // namespace detail

@@ -59,7 +59,7 @@ constexpr int kBlurRadius = 5;
 // horizontal pass reads the XYB planes (products formed on the fly) and
 // writes `blurred`. The vertical pass reads `blurred` in place, forms each
 // pixel's prepared terms (pixel_steps.h, PrepareTerms) and stores them in
-// place of three of the blurred planes, where LaunchMapSumsExact reads them;
+// place of three of the blurred planes, where the sums read them;
 // it also zeroes the advice in `sum_workspace` (MapSumsWorkspaceBytes) and
 // adds the chunks' sums of the 18 terms to it (doubles, or on the integer
 // path floats: OrderedSumAdvice). The blurred planes are not
@@ -82,15 +82,29 @@ cudaError_t LaunchBlurVerticalTerms(const RecursiveGaussian& rg, const PairPlane
                                     cudaStream_t stream);
 
 // Six running sums per channel of the map terms (pixel_steps.h, MapTerms)
-// over one scale, written to sums[c * 6 + k], after the vertical pass has
-// prepared the terms in `prepared` (the scale's blurred planes) and the
-// advice in `workspace`. Exact: the bits of the CPU's raster-order loop, by
-// the ordered sum. `workspace` holds MapSumsWorkspaceBytes(w, h) bytes and
-// is used by one scale in flight at a time. `path` must be the vertical
-// pass's.
+// over each scale, after the vertical pass has prepared the terms in
+// `prepared` (the scale's blurred planes) and the advice in `workspace`.
+// Exact: the bits of the CPU's raster-order loop, by the ordered sum, in two
+// steps. LaunchMapSumChunks enqueues a scale's passes over its chunks (the
+// plan, increments and runs: kernels of many blocks). LaunchMapSumWalks then
+// enqueues, once for up to kMaxMapSumScales scales whose chunk passes come
+// before it on `stream`, their walks in one kernel, each sum a chain of
+// latency in one block, so that the scales' walks run side by side rather
+// than one after another; scale s's sums go to scales[s].sums[c * 6 + k].
+// `workspace` holds MapSumsWorkspaceBytes(w, h) bytes and is used by one
+// scale in flight at a time; the prepared planes and the workspace must stay
+// until the walks are done. `path` must be the vertical pass's.
+constexpr int kMaxMapSumScales = 6;
+struct MapSumsOfScale {
+  BlurPlanes prepared;
+  void* workspace;
+  double* sums;
+};
 size_t MapSumsWorkspaceBytes(int width, int height);
-cudaError_t LaunchMapSumsExact(const BlurPlanes& prepared, void* workspace, double* sums,
-                               F64Path path, cudaStream_t stream);
+cudaError_t LaunchMapSumChunks(const BlurPlanes& prepared, void* workspace, F64Path path,
+                               cudaStream_t stream);
+cudaError_t LaunchMapSumWalks(const MapSumsOfScale* scales, int count, F64Path path,
+                              cudaStream_t stream);
 
 // The same sums by a plain parallel tree: the chunks' sums added up. NOT
 // the CPU's bits (and not even the same bits from run to run: the chunks'

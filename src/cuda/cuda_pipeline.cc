@@ -145,16 +145,31 @@ Status EnqueueScaleStart(PairSlot& slot, const Pyramid& pyr, int s, PlaneObserve
 }
 
 // The six sums per channel of scale s, on `st`, from what the vertical pass
-// prepared.
+// prepared: the tree sums whole, the exact sums' passes over the chunks
+// (EnqueueWalks finishes them).
 Status EnqueueSums(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode, cudaStream_t st) {
-  double* sums = slot.d_sums + s * kSumsPerScale;
   void* workspace = slot.d_sum_workspace[s];
   if (mode == CudaSumMode::kExact) {
-    S2C_CUDA_TRY(
-        cuda::LaunchMapSumsExact(BlurredOf(slot, pyr, s), workspace, sums, slot.f64_path, st));
+    S2C_CUDA_TRY(cuda::LaunchMapSumChunks(BlurredOf(slot, pyr, s), workspace, slot.f64_path, st));
   } else {
-    S2C_CUDA_TRY(cuda::LaunchMapSumsTree(pyr.w[s], pyr.h[s], workspace, sums, st));
+    S2C_CUDA_TRY(cuda::LaunchMapSumsTree(pyr.w[s], pyr.h[s], workspace, slot.d_sums + s * kSumsPerScale, st));
   }
+  return Status::Ok();
+}
+
+// The exact sums' walks of every scale in one kernel, on `st`, after every
+// scale's chunk passes: each sum's walk is a chain of latency on one
+// multiprocessor, so the scales' walks side by side take about as long as
+// the longest.
+Status EnqueueWalks(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode, cudaStream_t st) {
+  if (mode == CudaSumMode::kExact) {
+    cuda::MapSumsOfScale scales[kNumScales];
+    for (int s = 0; s < pyr.num_scales; ++s) {
+      scales[s] = {BlurredOf(slot, pyr, s), slot.d_sum_workspace[s], slot.d_sums + s * kSumsPerScale};
+    }
+    S2C_CUDA_TRY(cuda::LaunchMapSumWalks(scales, pyr.num_scales, slot.f64_path, st));
+  }
+  S2C_CUDA_TRY(Mark(slot, kWalksStageEvent));
   return Status::Ok();
 }
 
@@ -183,10 +198,11 @@ Status EnqueueScale(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode,
 // The stages after the front end. The scale starts run in order on the
 // slot's stream (each writes the next scale's linear planes), scale 1's
 // once scale 0's vertical pass is done (it writes over planes that pass
-// reads). With `overlap` (graph recording), each scale's blurs and sums
-// are forked to the scale's own stream after its start and joined back
-// before the results' copy; otherwise all runs on the slot's stream in the
-// CPU's order.
+// reads). With `overlap` (graph recording), each scale's blurs and sums'
+// chunk passes are forked to the scale's own stream after its start and
+// joined back before the walks; otherwise all runs on the slot's stream in
+// the CPU's order. The walks of all scales, then the results' copy, close
+// the pair on the slot's stream.
 Status EnqueueStages(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode,
                      PlaneObserver* observer, bool overlap) {
   cudaStream_t st = slot.stream;
@@ -207,6 +223,7 @@ Status EnqueueStages(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode,
       S2C_CUDA_TRY(cudaStreamWaitEvent(st, slot.finished[s], 0));
     }
   }
+  S2C_RETURN_IF_ERROR(EnqueueWalks(slot, pyr, mode, st));
   S2C_CUDA_TRY(cudaMemcpyAsync(slot.host_sums.get(), slot.d_sums,
                                pyr.num_scales * kSumsPerScale * sizeof(double),
                                cudaMemcpyDeviceToHost, st));
@@ -371,6 +388,7 @@ CudaStageTimes SlotStageTimes(const PairSlot& slot, const Pyramid& pyr) {
     t.sums += ms(base + 2, base + 3);
     prev = base + 3;
   }
+  t.sums += ms(prev, kWalksStageEvent);
   return t;
 }
 

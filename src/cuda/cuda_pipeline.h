@@ -39,9 +39,11 @@ struct Pyramid {
 
 // Stage events (time_stages): [0] before the upload, [1] after it, then per
 // scale after the scale start, the horizontal blur, the vertical blur (with
-// the terms and the sums' advice) and the sums.
+// the terms and the sums' advice) and the sums' passes over the chunks;
+// the last after the walks of all scales (counted with the sums).
 constexpr int kStageEventsPerScale = 4;
-constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
+constexpr int kWalksStageEvent = 2 + kStageEventsPerScale * kNumScales;
+constexpr int kNumStageEvents = kWalksStageEvent + 1;
 
 // Everything one pair in flight owns.
 //
@@ -58,15 +60,16 @@ constexpr int kNumStageEvents = 2 + kStageEventsPerScale * kNumScales;
 // padding outweighs the halving) give the later scales a block of their
 // own after scale 0's.
 struct PairSlot {
-  // The front end, the scale starts, the results' copy; in call-by-call
-  // mode everything.
+  // The front end, the scale starts, the sums' walks, the results' copy;
+  // in call-by-call mode everything.
   cudaStream_t stream = nullptr;
-  // Scale s's blurs and sums when the pipeline is recorded as a graph:
-  // forked from `stream` after the scale's start, joined back at the end.
+  // Scale s's blurs and sums' chunk passes when the pipeline is recorded as
+  // a graph: forked from `stream` after the scale's start, joined back
+  // before the walks.
   cudaStream_t scale_stream[kNumScales] = {};
   cudaEvent_t done = nullptr;
   cudaEvent_t started[kNumScales] = {};   // scale s's XYB planes written
-  cudaEvent_t finished[kNumScales] = {};  // scale s's sums written
+  cudaEvent_t finished[kNumScales] = {};  // scale s's chunk passes done
   cudaEvent_t scale0_read = nullptr;      // scale 0's vertical pass done
   cudaEvent_t stage[kNumStageEvents] = {};
   DeviceBuffer planes;

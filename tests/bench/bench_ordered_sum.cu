@@ -118,7 +118,8 @@ int main() {
           b.key, b.inc, chunks, b.suffix, b.run_end);
     });
     const float t_walk = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumWalkKernel<1><<<1, kSumChunkLanes, 0, stream>>>(terms, kPlane, chunks, b, reinterpret_cast<uint64_t*>(d_out));
+      const s2c::cuda::OrderedSumsToWalk<s2c::cuda::ArrayTerms> sums{terms, kPlane, ws, d_out};
+      CHECK_CUDA((s2c::cuda::LaunchOrderedSumWalks<1, 1>(&sums, 1, stream)));
     });
     CHECK_CUDA(cudaGetLastError());
     // Term-by-term chunks of this input under its plan, for the record.
@@ -147,12 +148,10 @@ int main() {
     const float exact = TimeMs(stream, [&] {
       CHECK_CUDA(s2c::cuda::LaunchOrderedSumOfArray(x, n, ws, d_out, stream));
     });
-    const uint64_t chunks = s2c::cuda::detail::ChunkCount(n);
-    s2c::cuda::detail::OrderedSumBuffers<SumIncrement> b;
-    s2c::cuda::detail::BuffersBytes(chunks, 1, &b, static_cast<char*>(ws.data));
     const s2c::cuda::ArrayTerms terms{x};
     const float walk = TimeMs(stream, [&] {
-      s2c::cuda::detail::OrderedSumWalkKernel<1><<<1, kSumChunkLanes, 0, stream>>>(terms, n, chunks, b, reinterpret_cast<uint64_t*>(d_out));
+      const s2c::cuda::OrderedSumsToWalk<s2c::cuda::ArrayTerms> sums{terms, n, ws, d_out};
+      CHECK_CUDA((s2c::cuda::LaunchOrderedSumWalks<1, 1>(&sums, 1, stream)));
     });
     double got;
     CHECK_CUDA(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost));

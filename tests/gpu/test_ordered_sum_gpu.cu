@@ -3,9 +3,9 @@
 // kernels return the bits of the CPU's loop, for one sum of an array and for
 // three sums at once from a functor, with launches on two streams; under
 // the rule for terms clamped at zero (ClampedTerms) on every fixture; with
-// advice given by the caller, right or wrong; and under the signed rule
+// advice given by the caller, right or wrong; under the signed rule
 // (src/steps/ordered_sum_signed.h) on every fixture, the mixed-sign ones
-// included. --quick leaves out the long inputs (for
+// included; and with four launches walked by one kernel. --quick leaves out the long inputs (for
 // compute-sanitizer runs). With S2C_TEST_DEVICE_FP64=integer the kernels
 // take the terms as bit patterns (TermsAsBits, src/steps/ordered_sum_bits.h:
 // the CUDA backend's integer path, without f64 arithmetic) and the advice as
@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <vector>
 
 #include "check.h"
@@ -254,6 +255,68 @@ void TestGivenAdvice(const std::vector<size_t>& lengths, cuda::OrderedSumWorkspa
   std::printf("advice given by the caller: %d cases\n", cases);
 }
 
+// Several launches walked by one kernel (LaunchOrderedSumWalks), as the
+// backend walks its scales: each launch's advice and chunk passes on the
+// stream first, then one walk for all of them; every sum must be its loop's.
+// Each group takes kWalked launches of different fixtures and lengths, in
+// their own workspaces.
+template <class Arith>
+int CheckWalkedTogether(const std::vector<size_t>& lengths, cudaStream_t stream) {
+  using Term = typename Arith::Term;
+  using Terms = cuda::ArrayTermsOf<false, Term>;
+  constexpr int kWalked = 4;
+  const size_t kinds = std::size(test::kAllTermKinds);
+  int cases = 0;
+  for (size_t first = 0; first < kinds * lengths.size(); first += kWalked) {
+    std::vector<double> x[kWalked];
+    std::unique_ptr<DeviceArray> terms[kWalked];
+    cuda::OrderedSumWorkspace ws[kWalked];
+    cuda::OrderedSumsToWalk<Terms> sums[kWalked];
+    double* d_out = nullptr;
+    CHECK_CUDA(cudaMalloc(&d_out, sizeof(double) * kWalked));
+    for (int j = 0; j < kWalked; ++j) {
+      const size_t at = (first + j) % (kinds * lengths.size());
+      // Lengths from the longest down, so that no group has only short ones.
+      const size_t n = lengths[lengths.size() - 1 - at % lengths.size()];
+      x[j] = test::MakeTerms(test::kAllTermKinds[at / lengths.size()], n, 9);
+      terms[j] = std::make_unique<DeviceArray>(x[j]);
+      ws[j].bytes = cuda::OrderedSumWorkspaceBytes(n, 1, false);
+      CHECK_CUDA(cudaMalloc(&ws[j].data, ws[j].bytes));
+      const Term* t = reinterpret_cast<const Term*>(terms[j]->p);
+      using Advice = typename Arith::Advice;
+      Advice* d_advice = cuda::OrderedSumAdvice<Advice>(ws[j]);
+      CHECK_CUDA(cudaMemsetAsync(d_advice, 0, sizeof(Advice) * cuda::OrderedSumChunks(n), stream));
+      AddChunkSumsKernel<Arith>
+          <<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream>>>(t, n, d_advice);
+      CHECK_CUDA(cuda::LaunchOrderedSumChunks<1>(Terms{t}, n, ws[j], stream));
+      sums[j] = {Terms{t}, n, ws[j], d_out + j};
+    }
+    CHECK_CUDA((cuda::LaunchOrderedSumWalks<1, kWalked>(sums, kWalked, stream)));
+    double got[kWalked];
+    CHECK_CUDA(cudaMemcpyAsync(got, d_out, sizeof got, cudaMemcpyDeviceToHost, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    for (int j = 0; j < kWalked; ++j) {
+      S2C_CHECK_SAME(got[j], test::LoopSum(x[j].data(), x[j].size()),
+                     "walked with %d others == loop (launch %d, n=%zu)", kWalked - 1, j,
+                     x[j].size());
+      cudaFree(ws[j].data);
+    }
+    cudaFree(d_out);
+    cases += kWalked;
+  }
+  return cases;
+}
+
+void TestWalkedTogether(const std::vector<size_t>& lengths, cudaStream_t stream) {
+  std::vector<size_t> nonzero;
+  for (size_t n : lengths) {
+    if (n > 0) nonzero.push_back(n);  // a walked launch has terms
+  }
+  const int cases = g_bits ? CheckWalkedTogether<TermsAsBits>(nonzero, stream)
+                           : CheckWalkedTogether<TermsAsDoubles>(nonzero, stream);
+  std::printf("launches walked together: %d cases\n", cases);
+}
+
 }  // namespace
 }  // namespace s2c
 
@@ -285,6 +348,7 @@ int main(int argc, char** argv) {
   TestClamped(lengths, ws[0], streams[0], d_out);
   TestGivenAdvice(lengths, ws[1], streams[1], d_out);
   TestSigned(lengths, ws, streams, d_out);
+  TestWalkedTogether(lengths, streams[0]);
   for (int i = 0; i < 2; ++i) {
     cudaFree(ws[i].data);
     cudaStreamDestroy(streams[i]);
