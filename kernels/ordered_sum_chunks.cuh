@@ -193,9 +193,15 @@ __device__ void ExactRunsTogether(const Terms& terms, uint64_t n, uint64_t chunk
 // the fast rule's place, and the runs it leaves undecided go through the
 // block's queue (ExactRunsTogether). A term-by-term plan's increment is
 // never used (the walk adds such a chunk in rounds), so it is not formed.
+//
+// Blocks per SM: the functors that decide increments (the integer path's)
+// are held to 7 blocks' registers (72 a thread; unbounded, 80 left room
+// for 6); the others are not bounded (0: no minimum).
+template <class Terms>
+constexpr int kIncrementBlocksPerSm = Decides<Terms>::value ? 7 : 0;
 template <int K, class Terms, class Rule = typename SumRule<Terms>::type,
           class Arith = typename TermArith<Terms>::type>
-__global__ void __launch_bounds__(kIncrementThreads)
+__global__ void __launch_bounds__(kIncrementThreads, kIncrementBlocksPerSm<Terms>)
     OrderedSumIncrementKernel(Terms terms, uint64_t n, uint64_t chunks, const int32_t* key,
                               typename Rule::Increment* inc) {
   using Increment = typename Rule::Increment;

@@ -146,8 +146,12 @@ struct IntegerF64 {
   }
   // The edge term e: the artifact max(e, 0) and the detail lost max(-e, 0),
   // of which one is |e| and the other zero (both zero for e = +-0), and
-  // their fourth powers. (The runs and keys are indexed by constants only,
-  // so that the kernel keeps them in registers.)
+  // their fourth powers. The side is chosen by selects around one
+  // evaluation: a warp's pixels have edge terms of both signs, and a branch
+  // per side ran both sides' decisions one after the other, each for part
+  // of the warp (a third of the increments kernel's instructions). (The runs
+  // and keys are indexed by constants only, so that the kernel keeps them in
+  // registers.)
   S2C_HD static void DecideEdgeTerms(uint64_t edge, const int32_t (&key)[kPixelTerms],
                                      const float (&scale)[kPixelTerms],
                                      DecidedRun (&run)[kPixelTerms]) {
@@ -157,16 +161,15 @@ struct IntegerF64 {
       run[2].undecided = run[3].undecided = run[4].undecided = run[5].undecided = true;
       return;
     }
+    const bool detail = (edge >> 63) != 0;  // mutation-point: edgeside
     DecidedRun value, quartic;
-    if (edge >> 63) {
-      DecideEdgeMagnitude(mag, key[4], scale[5], value, quartic);
-      run[4] += value;
-      run[5] += quartic;
-    } else {
-      DecideEdgeMagnitude(mag, key[2], scale[3], value, quartic);
-      run[2] += value;
-      run[3] += quartic;
-    }
+    DecideEdgeMagnitude(mag, detail ? key[4] : key[2], detail ? scale[5] : scale[3], value,
+                        quartic);
+    const DecidedRun none;
+    run[2] += detail ? none : value;
+    run[3] += detail ? none : quartic;
+    run[4] += detail ? value : none;
+    run[5] += detail ? quartic : none;
   }
   // |e| > 0 and finite (bits mag) under value_key, and its fourth power
   // under quartic_scale: the increment from the bits, the fourth power from
