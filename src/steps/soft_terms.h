@@ -97,21 +97,17 @@ S2C_HD SoftDouble SoftOneMinus(float r) {
   return SoftFromBits(kSoftOneBits) - SoftFromFloat(r);
 }
 
-// The bits of q - 1.0. For q in [0.5, 2) the difference is exact
-// (Sterbenz), an integer d on q's grid: q.sig - 2^52 units of 2^-52 for q in
-// [1, 2) (+0.0 for q = 1, as IEEE rounds x - x), 2^53 - q.sig units of 2^-53
-// below zero for q in [0.5, 1); d < 2^53 with its top bit moved to bit 52 is
-// the significand of a normal double (its unit is 2^-105 at the least), whose
-// bits are formed at once, as SoftToBits forms a normal value's. Other values
-// take the soft subtraction.
-S2C_HD uint64_t SoftMinusOneBits(SoftDouble q) {
-  if (q.neg || (q.exp != -52 && q.exp != -53)) return SoftToBits(q - SoftFromBits(kSoftOneBits));
+// q - 1.0. For q in [0.5, 2) the difference is exact (Sterbenz), an integer
+// on q's grid: q.sig - 2^52 units of 2^-52 for q in [1, 2) (+0.0 for q = 1,
+// as IEEE rounds x - x), 2^53 - q.sig units of 2^-53 below zero for q in
+// [0.5, 1). Other values take the soft subtraction.
+S2C_HD SoftDouble SoftMinusOne(SoftDouble q) {
+  if (q.neg || (q.exp != -52 && q.exp != -53)) return q - SoftFromBits(kSoftOneBits);
   const bool below_one = q.exp == -53;
   const uint64_t d = below_one ? (uint64_t{1} << 53) - q.sig : q.sig - kSoftHidden;
-  if (d == 0) return 0;  // +0.0
+  if (d == 0) return SoftZero(0);
   const int lz = SoftClz(d) - 11;
-  const uint64_t sign = static_cast<uint64_t>(below_one) << 63;  // mutation-point: minusone
-  return sign | ((static_cast<uint64_t>(q.exp - lz + 1074) << 52) + (d << lz));
+  return {d << lz, q.exp - lz, below_one ? 1u : 0u};  // mutation-point: minusone
 }
 
 // The quotient from f32 arithmetic where that is certain (edge_quotient.h),
@@ -121,7 +117,7 @@ S2C_HD uint64_t SoftEdgeTerm(float img1, float mu1, float img2, float mu2) {
   const float a1 = fabsf(img1 - mu1);
   SoftDouble q;
   if (!EdgeQuotientInFloats(a1, a2, &q)) q = SoftOnePlus(a2) / SoftOnePlus(a1);  // mutation-point: edge
-  return SoftMinusOneBits(q);
+  return SoftToBits(SoftMinusOne(q));
 }
 
 S2C_HD SoftDouble SoftQuartic(SoftDouble x) {

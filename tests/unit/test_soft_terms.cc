@@ -225,7 +225,7 @@ void TestNumM(uint64_t draws, bool all_floats) {
 // (double)a and SoftOneMinus against 1.0 - (double)r (both signs) for every
 // float exponent (the direct range and both sides of it) with significands
 // at its ends and random ones;
-// SoftMinusOneBits against q - 1.0 for q from 2^-3 to 2^3, the ends of [0.5, 2)
+// SoftMinusOne against q - 1.0 for q from 2^-3 to 2^3, the ends of [0.5, 2)
 // and random doubles.
 void TestEdgeSteps(uint64_t draws) {
   auto check_plus = [](uint32_t b) {
@@ -245,7 +245,7 @@ void TestEdgeSteps(uint64_t draws) {
               r);
   };
   auto check_minus = [](double q) {
-    const uint64_t got = SoftMinusOneBits(SoftFromBits(Bits(q)));
+    const uint64_t got = SoftToBits(SoftMinusOne(SoftFromBits(Bits(q))));
     const uint64_t want = Bits(test::HwSub(q, 1.0));
     S2C_CHECK(got == want,
               "q - 1.0: got 0x%016" PRIx64 ", want 0x%016" PRIx64 "; q=%a", got, want,
