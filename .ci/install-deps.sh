@@ -22,6 +22,9 @@ packages=(
   # tests/element/test_colour.cc encodes clips with ffmpeg (libx264, libvpx)
   # and decodes their H.264 with avdec_h264
   ffmpeg gstreamer1.0-libav
+  # x264enc: the documented pipelines' and the monitor's test feeds
+  # (tests/docs/test_documented_pipelines.py, examples/monitor/test_monitor.py)
+  gstreamer1.0-plugins-ugly
 )
 if [ "${1:-}" = --list ]; then
   printf '%s\n' "${packages[@]}"
