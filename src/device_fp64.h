@@ -20,15 +20,13 @@ enum class DeviceFp64 : int { kAuto = 0, kNative = 1, kInteger = 2 };
 // f32).
 double Fp64LanesPerSm(int major, int minor);
 
-// The f64 lanes per SM below which auto takes the integer path: none of
-// the GPUs listed above. The model of docs/performance.md ("Which f64
-// path"), from the kernels profiled per 4K pair on each path, puts the
-// crossover at 2.25 lanes for an H200-like GPU, but at 2 lanes it predicts
-// the paths within 3 % of each other on T4 and A10 and the native path 10 %
-// faster on L4, inside its own error; auto moves to the integer path only
-// once that path is within 1.05 times the native one on the H200
-// (docs/decisions.md, D87).
-constexpr double kIntegerPathCrossoverLanesPerSm = 1.95;
+// The f64 lanes per SM below which auto takes the integer path: the
+// crossover of the model of docs/performance.md ("Which f64 path") for an
+// H200-like GPU, from the kernels of one 4K pair profiled on each path
+// (D41, D101). Every GPU of 2 lanes listed above is below it, where the
+// model predicts the integer path 1.09 (L4) to 1.34 (T4) times faster; the
+// data-centre parts, 32 and 64 lanes, are far above it.
+constexpr double kIntegerPathCrossoverLanesPerSm = 3.49;
 
 // The path a choice takes on that GPU: kNative or kInteger. kAuto takes
 // kInteger where Fp64LanesPerSm is below kIntegerPathCrossoverLanesPerSm.

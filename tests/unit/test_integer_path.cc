@@ -251,19 +251,26 @@ void CheckPair(const char* ref_name, const char* dist_name, Counts* counts) {
 }  // namespace
 }  // namespace s2c
 
-// device-fp64's choice: native and integer as asked on every GPU; auto by
-// the f64 lanes per SM against kIntegerPathCrossoverLanesPerSm (none of
-// today's GPUs is below it, docs/performance.md).
+// device-fp64's choice: native and integer as asked on every GPU; auto
+// integer where f64 runs at 2 lanes per SM (T4 7.5, A10 8.6, L4 8.9, RTX 50
+// 12.0) and native on the data-centre parts (P100 6.0, V100 7.0, A100 8.0,
+// H100 and H200 9.0), as the model of docs/performance.md predicts (D101).
 static void CheckChoice() {
   using s2c::DeviceFp64;
-  const int ccs[][2] = {{6, 0}, {7, 0}, {7, 5}, {8, 0}, {8, 6}, {8, 9}, {9, 0}, {12, 0}};
+  const struct {
+    int major, minor;
+    DeviceFp64 auto_path;
+  } ccs[] = {{6, 0, DeviceFp64::kNative},  {7, 0, DeviceFp64::kNative},
+             {7, 5, DeviceFp64::kInteger}, {8, 0, DeviceFp64::kNative},
+             {8, 6, DeviceFp64::kInteger}, {8, 9, DeviceFp64::kInteger},
+             {9, 0, DeviceFp64::kNative},  {12, 0, DeviceFp64::kInteger}};
   for (const auto& cc : ccs) {
-    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kNative, cc[0], cc[1]) == DeviceFp64::kNative);
-    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kInteger, cc[0], cc[1]) == DeviceFp64::kInteger);
-    const bool below = s2c::Fp64LanesPerSm(cc[0], cc[1]) < s2c::kIntegerPathCrossoverLanesPerSm;
-    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kAuto, cc[0], cc[1]) ==
-                  (below ? DeviceFp64::kInteger : DeviceFp64::kNative),
-              "auto on %d.%d", cc[0], cc[1]);
+    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kNative, cc.major, cc.minor) ==
+              DeviceFp64::kNative);
+    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kInteger, cc.major, cc.minor) ==
+              DeviceFp64::kInteger);
+    S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kAuto, cc.major, cc.minor) == cc.auto_path,
+              "auto on %d.%d", cc.major, cc.minor);
   }
   S2C_CHECK(s2c::Fp64LanesPerSm(9, 0) == 64 && s2c::Fp64LanesPerSm(8, 9) == 2 &&
             s2c::Fp64LanesPerSm(7, 5) == 2);
