@@ -7,13 +7,14 @@ Usage: fp64_path_model.py NATIVE.csv INTEGER.csv
 The inputs are tests/bench/profile-pipeline.sh's raw pages of one pair on an
 H200 or an H100 SXM (the same SMs and clock), `--fp64 native` and `--fp64
 integer`. Per kernel, the prediction on a GPU is the largest of three bounds:
-  - its measured time scaled by SMs x clock (the measured GPU's share of issue slots,
-    latency and integer and f32 pipes carried over as they were measured),
+  - its measured time scaled by SMs x clock (the measured GPU's share of
+    issue slots, latency and integer and f32 pipes carried over as they
+    were measured),
   - its f64 thread operations (dadd, dmul, dfma) at the GPU's f64 lanes per
     SM x SMs x clock,
   - its DRAM bytes at the GPU's memory bandwidth.
-The f64 bound is the one that differs between the GPUs: the H100 and
-H200 have 64 f64 lanes per SM, the others 2. Prints the predicted ms per pair of
+The f64 bound is the one that differs between the GPUs: the H100 and H200
+have 64 f64 lanes per SM, the others 2. Prints the predicted ms per pair of
 each path, which is faster, and the f64 lanes per SM below which the
 integer path would win on an H200-like GPU (the crossover that
 src/device_fp64.h takes).

@@ -254,7 +254,8 @@ void CheckPair(const char* ref_name, const char* dist_name, Counts* counts) {
 // device-fp64's choice: native and integer as asked on every GPU; auto
 // integer where f64 runs at 2 lanes per SM (T4 7.5, A10 8.6, L4 8.9, RTX 50
 // 12.0) and native on the data-centre parts (P100 6.0, V100 7.0, A100 8.0,
-// H100 and H200 9.0), as the model of docs/performance.md predicts (D101).
+// H100 and H200 9.0, B200 10.0), as the model of docs/performance.md
+// predicts (D101).
 static void CheckChoice() {
   using s2c::DeviceFp64;
   const struct {
@@ -263,7 +264,8 @@ static void CheckChoice() {
   } ccs[] = {{6, 0, DeviceFp64::kNative},  {7, 0, DeviceFp64::kNative},
              {7, 5, DeviceFp64::kInteger}, {8, 0, DeviceFp64::kNative},
              {8, 6, DeviceFp64::kInteger}, {8, 9, DeviceFp64::kInteger},
-             {9, 0, DeviceFp64::kNative},  {12, 0, DeviceFp64::kInteger}};
+             {9, 0, DeviceFp64::kNative},  {10, 0, DeviceFp64::kNative},
+             {12, 0, DeviceFp64::kInteger}};
   for (const auto& cc : ccs) {
     S2C_CHECK(s2c::ResolveDeviceFp64(DeviceFp64::kNative, cc.major, cc.minor) ==
               DeviceFp64::kNative);
