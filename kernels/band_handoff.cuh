@@ -15,9 +15,12 @@
 // that tile's states. The slots take kSlots boundaries of the image, not
 // all of them, so that they stay in L2.
 //
-// Each (slot, tile) has a sequence word: 2b + 1 once band b has written the
-// tile's states, 2b + 2 once band b + 1 has read them. The words only grow;
-// they and the ticket are zeroed before each launch.
+// Each warp of a block runs one blurred plane's columns, so the handoff is
+// per plane: each (slot, tile, plane) has a sequence word, 2b + 1 once band
+// b's warp has written the plane's states of the tile, 2b + 2 once band b +
+// 1's warp has read them, and only the warp of that plane waits for it; no
+// block barrier lies between a warp's vertical steps and its handoff. The
+// words only grow; they and the ticket are zeroed before each launch.
 #ifndef S2C_KERNELS_BAND_HANDOFF_CUH_
 #define S2C_KERNELS_BAND_HANDOFF_CUH_
 
@@ -40,14 +43,14 @@ struct BandHandoff {
   static constexpr int kTileFloats = kStateFloats * kNumBlurKinds * kColumns;
 
   unsigned* ticket = nullptr;  // [1]
-  unsigned* seq = nullptr;     // [3][kSlots][tiles]
+  unsigned* seq = nullptr;     // [3][kSlots][tiles][kNumBlurKinds]
   float* state = nullptr;      // [3][kSlots][tiles][kTileFloats]
   int tiles = 0;
 
   // The parts that are zeroed before each launch (the ticket and the
   // sequence words) come first: FlagBytes from the start.
   static size_t FlagBytes(int tiles) {
-    return Align(sizeof(unsigned) * (1 + 3 * kSlots * static_cast<size_t>(tiles)));
+    return Align(sizeof(unsigned) * (1 + 3 * kSlots * static_cast<size_t>(tiles) * kNumBlurKinds));
   }
   static size_t Bytes(int tiles) {
     return FlagBytes(tiles) + sizeof(float) * 3 * kSlots * static_cast<size_t>(tiles) * kTileFloats;
@@ -59,8 +62,9 @@ struct BandHandoff {
         state(reinterpret_cast<float*>(static_cast<uint8_t*>(workspace) + FlagBytes(tiles_))),
         tiles(tiles_) {}
 
-  __device__ unsigned* Seq(int c, int band, int t) const {
-    return seq + (static_cast<size_t>(c) * kSlots + band % kSlots) * tiles + t;
+  __device__ unsigned* Seq(int c, int band, int t, int kind) const {
+    return seq + ((static_cast<size_t>(c) * kSlots + band % kSlots) * tiles + t) * kNumBlurKinds +
+           kind;
   }
   // Float j of the state of column `lane` of plane `kind`, tile t, as band
   // `band` of channel c leaves it.
@@ -69,20 +73,23 @@ struct BandHandoff {
     return state + tile * kTileFloats + (j * kNumBlurKinds + kind) * kColumns + lane;
   }
 
-  // One thread of the block, before the vertical steps of tile t of `band`:
-  // waits until band - 1 has left its states of the tile, and until band -
-  // kSlots + 1 has read the ones band's own would overwrite.
-  __device__ void WaitBefore(int c, int band, int t, bool last) const {
-    if (band > 0) WaitAtLeast(Seq(c, band - 1, t), 2u * (band - 1) + 1u);
-    if (!last && band >= kSlots) WaitAtLeast(Seq(c, band, t), 2u * (band - kSlots) + 2u);
+  // One lane of the plane's warp, before the vertical steps of tile t of
+  // `band`: waits until band - 1 has left its states of the tile, and
+  // until band - kSlots + 1 has read the ones band's own would overwrite.
+  // The warp synchronises after it, before its lanes load.
+  __device__ void WaitBefore(int c, int band, int t, int kind, bool last) const {
+    if (band > 0) WaitAtLeast(Seq(c, band - 1, t, kind), 2u * (band - 1) + 1u);
+    if (!last && band >= kSlots) {
+      WaitAtLeast(Seq(c, band, t, kind), 2u * (band - kSlots) + 2u);
+    }
   }
-  // One thread, after a barrier that follows every thread's loads and
-  // stores of tile t's states: tells band - 1's successor slot is free and
-  // band + 1 that its states are there.
-  __device__ void PublishAfter(int c, int band, int t, bool last) const {
+  // One lane, after a warp synchronisation that follows every lane's loads
+  // and stores of the tile's states: tells band - 1 that its slot is read
+  // and band + 1 that its states are there.
+  __device__ void PublishAfter(int c, int band, int t, int kind, bool last) const {
     __threadfence();
-    if (band > 0) StoreRelease(Seq(c, band - 1, t), 2u * (band - 1) + 2u);
-    if (!last) StoreRelease(Seq(c, band, t), 2u * band + 1u);
+    if (band > 0) StoreRelease(Seq(c, band - 1, t, kind), 2u * (band - 1) + 2u);
+    if (!last) StoreRelease(Seq(c, band, t, kind), 2u * band + 1u);
   }
 
   __device__ VerticalState Load(int c, int band, int t, int kind, int lane) const {
@@ -112,7 +119,8 @@ struct BandHandoff {
     asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
   }
   __device__ static void WaitAtLeast(const unsigned* p, unsigned v) {
-    while (LoadAcquire(p) < v) __nanosleep(32);
+    while (LoadAcquire(p) < v) {
+    }
   }
 };
 

@@ -185,11 +185,11 @@ __device__ __forceinline__ void TileTerms(const BandArgs& a, const float* ring,
 }
 
 // grid: 3 blocks per band (one per channel), which take their band and
-// channel from the handoff's ticket; block: kNumBlurKinds warps. Three
-// barriers per tile: the horizontal outputs staged (and the band above's
-// states there), the vertical outputs staged (and the states read and
-// written), the terms done with the staged lines and the ring's oldest
-// tile. Path: NativeF64 or IntegerF64 (src/steps/f64_policies.h).
+// channel from the handoff's ticket; block: kNumBlurKinds warps, a warp per
+// plane through the horizontal and vertical steps, then all of them through
+// the terms. Two barriers per tile: before the terms, and after them (the
+// staged lines and the ring's oldest tile free again). Path: NativeF64 or
+// IntegerF64 (src/steps/f64_policies.h).
 template <bool kObserve, class Path>
 __global__ void __launch_bounds__(kThreads) BlurBandsKernel(BandArgs a) {
   extern __shared__ float4 smem4[];
@@ -224,8 +224,9 @@ __global__ void __launch_bounds__(kThreads) BlurBandsKernel(BandArgs a) {
   for (int t = 0; t < tiles; ++t) {
     const int x0 = t * kTile;
     HorizontalTile(poles, sched, kind, x1_line, w, x0, line_out);
-    if (threadIdx.x == 0) a.handoff.WaitBefore(c, band, t, last);
-    __syncthreads();
+    // The vertical steps of a plane read only the lines its own warp wrote.
+    if (lane == 0) a.handoff.WaitBefore(c, band, t, kind, last);
+    __syncwarp();
     VerticalState column_state = a.handoff.Load(c, band, t, kind, lane);
     if (last) {
       VerticalSteps<false>(a.rg, column, steps, column_state);
@@ -233,9 +234,12 @@ __global__ void __launch_bounds__(kThreads) BlurBandsKernel(BandArgs a) {
       VerticalSteps<true>(a.rg, column, kBand, column_state);
       a.handoff.Store(c, band, t, kind, lane, column_state);
     }
-    __syncthreads();
-    if (threadIdx.x == 0) a.handoff.PublishAfter(c, band, t, last);
+    __syncwarp();
+    if (lane == 0) a.handoff.PublishAfter(c, band, t, kind, last);
+    __syncthreads();  // every plane's vertical outputs are staged
     TileTerms<kObserve, Path>(a, ring, staged, c, band, steps, x0);
+    // The terms are done with the staged lines, the ring's tile t - 1 is
+    // read by no one, and tiles up to t + 2 have landed.
     CopyWaitAll();
     __syncthreads();
     RequestTile<kThreads>(a.xyb, c, line0, kBlockLines, w, h, ring, t + Ring::kAhead);
