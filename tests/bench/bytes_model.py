@@ -4,10 +4,11 @@
 # (kernels/blur.cu writes 15 blurred planes per scale, kernels/
 # blur_vertical.cu reads them back), and "bands", the design of D102
 # (docs/decisions/bytes-per-pair.md: a band's horizontal outputs go to the
-# vertical pass on chip, the columns' states from band to band). A model, not a measurement: every plane touched
-# once per pass, no cache reuse except where noted; the profiles
-# (tests/bench/profile-pipeline.sh) give the measured totals. Also the
-# floor each total puts on a pair at a GPU's copy rate.
+# vertical pass on chip, the columns' states from band to band). A model,
+# not a measurement: every plane touched once per pass, no cache reuse
+# except where noted; the profiles (tests/bench/profile-pipeline.sh) give
+# the measured totals. Also the floor each total puts on a pair at a GPU's
+# copy rate.
 # Usage: bytes_model.py [WxH ...] (default 3840x2160 1920x1080)
 import sys
 
@@ -25,6 +26,13 @@ def scales(w, h):
     return out
 
 
+def band_states(sc):
+    """Bytes of the column states' slots of every scale (bands design):
+    per slot, tile column, channel and plane, the three poles' last two
+    outputs."""
+    return sum(SLOTS * ((a + 31) // 32) * 32 * 3 * 5 * 6 * F for a, _ in sc)
+
+
 def passes(w, h, design):
     """(name, read bytes, written bytes) per pass of one 8-bit I420 pair."""
     sc = scales(w, h)
@@ -39,9 +47,10 @@ def passes(w, h, design):
         rows.append(("vertical blur + terms", 15 * F * px + 6 * F * px, 9 * F * px))
     else:
         # The halo lines are read again; they were read by the band above a
-        # moment before, so most come from L2: counted once here.
-        states = sum(SLOTS * ((a + 31) // 32) * 32 * 3 * 5 * 6 * F for a, _ in sc)
-        rows.append(("banded blur + terms", 6 * F * px, 9 * F * px + states))
+        # moment before, so most come from L2: counted once here. The
+        # states' slots are counted as written once, though sized to stay
+        # in L2.
+        rows.append(("banded blur + terms", 6 * F * px, 9 * F * px + band_states(sc)))
     rows.append(("sums' chunk passes and walks", 9 * F * px, 0))
     return rows
 
@@ -51,7 +60,7 @@ def memory(w, h, design):
     plane = lambda a, b: ((a + 31) // 32 * 32) * b * F
     scale0 = (6 + (15 if design == "planes" else 9)) * plane(*sc[0])
     odd = 6 * plane(*sc[1])
-    bands = 0 if design == "planes" else sum(SLOTS * ((a + 31) // 32) * 3 * 5 * 6 * 32 * F for a, _ in sc)
+    bands = 0 if design == "planes" else band_states(sc)
     return scale0 + odd + bands
 
 
