@@ -17,6 +17,8 @@ SLOTS = 4  # band boundaries whose states are kept
 
 
 def scales(w, h):
+    """The pyramid's (width, height) per scale: up to 6, halved rounding up,
+    down to 8 pixels a side."""
     out = []
     for s in range(6):
         if w < 8 or h < 8:

@@ -22,18 +22,10 @@
 #   pass); WIDE_MS, TALL_MS: the blur stage at 3840x64 and 64x2160.
 import argparse
 
+from bytes_model import scales
+
 TILE = 32  # columns per tile
 UP = 4  # a band's outputs start N - 1 rows above it
-
-
-def scales(w, h):
-    out = []
-    for _ in range(6):
-        if w < 8 or h < 8:
-            break
-        out.append((w, h))
-        w, h = (w + 1) // 2, (h + 1) // 2
-    return out
 
 
 def chains(w, h, rows):
