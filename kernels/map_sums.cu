@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The SSIM and edge maps of one scale, reduced to six sums per channel. The
-// banded blur (kernels/blur_bands.cu) has formed each pixel's prepared
-// values (pixel_steps.h, PrepareTerms), stored them in the scale's prepared
-// planes, and added the chunks' sums of the finished terms to the advice in
-// the sums' workspace. The exact sums are the ordered sum's later
+// vertical pass (kernels/blur_vertical.cu) has formed each pixel's prepared
+// values (pixel_steps.h, PrepareTerms), stored them in place of three
+// blurred planes, and added the chunks' sums of the finished terms to the
+// advice in the sums' workspace. The exact sums are the ordered sum's later
 // passes over all 18 sums of a scale at once, finishing the terms from the
 // prepared values (FinishTerms); no term plane is stored: the plan,
 // increments and runs scale by scale (LaunchOrderedSumChunks), then the
@@ -118,8 +118,8 @@ __global__ void __launch_bounds__(kChunkSumThreads)
 }
 
 template <class Path>
-cudaError_t LaunchChunks(const PreparedPlanes& prepared, void* workspace, cudaStream_t stream) {
-  const int w = prepared.ratio[0].width, h = prepared.ratio[0].height;
+cudaError_t LaunchChunks(const BlurPlanes& prepared, void* workspace, cudaStream_t stream) {
+  const int w = prepared.p[0][0].width, h = prepared.p[0][0].height;
   const uint64_t n = static_cast<uint64_t>(w) * h;
   return LaunchOrderedSumChunks<kSumTerms>(PreparedTermsOf<Path>{MapTermsAt(prepared, w)}, n,
                                            MapSumsWorkspace(workspace, n), stream);
@@ -130,8 +130,8 @@ cudaError_t LaunchWalks(const MapSumsOfScale* scales, int count, cudaStream_t st
   if (count < 1 || count > kMaxMapSumScales) return cudaErrorInvalidValue;
   OrderedSumsToWalk<PreparedTermsOf<Path>> sums[kMaxMapSumScales];
   for (int s = 0; s < count; ++s) {
-    const PreparedPlanes& prepared = scales[s].prepared;
-    const int w = prepared.ratio[0].width, h = prepared.ratio[0].height;
+    const BlurPlanes& prepared = scales[s].prepared;
+    const int w = prepared.p[0][0].width, h = prepared.p[0][0].height;
     const uint64_t n = static_cast<uint64_t>(w) * h;
     sums[s] = {PreparedTermsOf<Path>{MapTermsAt(prepared, w)}, n,
                MapSumsWorkspace(scales[s].workspace, n), scales[s].sums};
@@ -145,7 +145,7 @@ size_t MapSumsWorkspaceBytes(int width, int height) {
   return MapSumsWorkspace(nullptr, static_cast<uint64_t>(width) * height).bytes;
 }
 
-cudaError_t LaunchMapSumChunks(const PreparedPlanes& prepared, void* workspace, F64Path path,
+cudaError_t LaunchMapSumChunks(const BlurPlanes& prepared, void* workspace, F64Path path,
                                cudaStream_t stream) {
   return path == F64Path::kInteger ? LaunchChunks<IntegerF64>(prepared, workspace, stream)
                                    : LaunchChunks<NativeF64>(prepared, workspace, stream);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Where a scale's terms come from on the device: the pixel position of a
 // raster index, the rows of the planes a pixel's terms are read from, and
-// the sums' workspace. Shared by the banded blur, which forms each pixel's
+// the sums' workspace. Shared by the vertical pass, which forms each pixel's
 // prepared values (pixel_steps.h, PrepareTerms), stores them and writes the
-// sums' advice (kernels/blur_bands.cu), and the sums' passes, which read
-// them back (kernels/map_sums.cu).
+// sums' advice, and the sums' passes, which read them back
+// (kernels/map_sums.cu).
 #ifndef S2C_KERNELS_MAP_TERMS_CUH_
 #define S2C_KERNELS_MAP_TERMS_CUH_
 
@@ -21,12 +21,12 @@ constexpr int kTerms = kPixelTerms;    // per pixel and channel
 constexpr int kSumTerms = 3 * kTerms;  // per pixel: [c * 6 + k]
 
 struct MapTermsAt {
-  PreparedPlanes p;
+  BlurPlanes b;
   int w = 0;
   uint64_t recip = 0;  // floor((2^64 - 1) / w)
   MapTermsAt() = default;
-  MapTermsAt(const PreparedPlanes& prepared, int width)
-      : p(prepared), w(width), recip(~uint64_t{0} / static_cast<uint64_t>(width)) {}
+  MapTermsAt(const BlurPlanes& blurred, int width)
+      : b(blurred), w(width), recip(~uint64_t{0} / static_cast<uint64_t>(width)) {}
   // Column and row of raster index i < 2^63 without a 64-bit division (and
   // without f64 arithmetic): the quotient from the fixed-point reciprocal is
   // the true one or one less, and the remainder tells which.
@@ -40,11 +40,15 @@ struct MapTermsAt {
     *x = static_cast<int>(r);
     *y = static_cast<int>(q);
   }
-  // A row of a channel's prepared values (PreparedPlanes).
+  // Where a pixel's prepared values are kept once the vertical pass has
+  // formed them: in place of three of the blurred planes, whose rows the
+  // pass has read by then (sigma12 holds the f32 ratio, sigma11 and sigma22
+  // the low and high words of the f64 edge ratio's bits), so nothing more
+  // is allocated.
   struct PreparedRows {
     float *ratio, *edge_lo, *edge_hi;
-    // A pixel's prepared values as the three words stored (the banded blur
-    // stores four pixels' words at a time), and back (Load).
+    // A pixel's prepared values as the three words stored (the vertical
+    // pass stores four pixels' words at a time), and back (Load).
     struct Words {
       float ratio, edge_lo, edge_hi;
     };
@@ -58,12 +62,12 @@ struct MapTermsAt {
     }
   };
   __device__ PreparedRows PreparedOf(int c, int y) const {
-    return {p.ratio[c].Row(y), p.edge_lo[c].Row(y), p.edge_hi[c].Row(y)};
+    return {b.p[c][kSigma12].Row(y), b.p[c][kSigma11].Row(y), b.p[c][kSigma22].Row(y)};
   }
 };
 
 // A scale's sums' workspace (MapSumsWorkspaceBytes) as the ordered sum sees
-// it: the banded blur writes its advice there (OrderedSumAdvice), the
+// it: the vertical pass writes its advice there (OrderedSumAdvice), the
 // sums read it.
 inline OrderedSumWorkspace MapSumsWorkspace(void* data, uint64_t pixels) {
   OrderedSumWorkspace ws;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Launch functions of the SSIMULACRA 2 kernels (scale_start.cu,
-// blur_bands.cu, map_sums.cu), for the CUDA backend's host code: they
+// Launch functions of the SSIMULACRA 2 kernels (scale_start.cu, blur.cu,
+// blur_vertical.cu, map_sums.cu), for the CUDA backend's host code: they
 // take plane views, workspace pointers and a stream, enqueue their kernels
 // and return the launch status. Nothing here synchronises. Every value the
 // kernels compute comes from the S2C_HD steps of src/steps/
@@ -55,41 +55,35 @@ cudaError_t LaunchScaleStart(const PairPlanes& linear, const PairPlanes& xyb,
 // (sigma 1.5).
 constexpr int kBlurRadius = 5;
 
-// A scale's prepared values (pixel_steps.h, PrepareTerms) per channel, as
-// three f32 planes: the SSIM ratio, and the low and high words of the f64
-// edge ratio's bits. The exact sums' passes read them back (12 bytes per
-// pixel and channel) and finish the terms.
-struct PreparedPlanes {
-  PlaneView ratio[3], edge_lo[3], edge_hi[3];
-};
-
-// The five blurs of all three channels and the terms, in one launch over
-// bands of rows (blur_bands.cu): the horizontal pass of a band's rows feeds
-// the vertical pass on chip, the columns' filter state is handed from band
-// to band, and no blurred plane is stored. Reads the XYB planes (products
-// formed on the fly), writes each pixel's prepared values to `prepared`,
-// zeroes the advice in `sum_workspace` (MapSumsWorkspaceBytes) and adds the
-// chunks' sums of the 18 terms to it (doubles, or on the integer path
-// floats: OrderedSumAdvice). `band_workspace` holds
-// BlurBandsWorkspaceBytes(w, h) bytes, for one launch in flight at a time.
-// The blurred planes go to `observed` when it is non-null (debug). Requires
-// rg.radius == kBlurRadius and returns cudaErrorInvalidValue otherwise.
+// The five blurs of all three channels and the terms, in two launches. The
+// horizontal pass reads the XYB planes (products formed on the fly) and
+// writes `blurred`. The vertical pass reads `blurred` in place, forms each
+// pixel's prepared terms (pixel_steps.h, PrepareTerms) and stores them in
+// place of three of the blurred planes, where the sums read them;
+// it also zeroes the advice in `sum_workspace` (MapSumsWorkspaceBytes) and
+// adds the chunks' sums of the 18 terms to it (doubles, or on the integer
+// path floats: OrderedSumAdvice). The blurred planes are not
+// stored, except to `observed` when it is non-null (debug: planes of the
+// same size, not `blurred`'s). Both require rg.radius == kBlurRadius and
+// return cudaErrorInvalidValue otherwise.
 //
-// PrepareBlurKernels must have run once in the current context: the kernel
-// takes more than the default 48 KB of dynamic shared memory. It is not set
-// at every launch because cudaFuncSetAttribute waits for the runtime's
-// copies in flight, which would hold back the other streams, and is not a
-// call to make while a stream is being captured.
+// PrepareBlurKernels must have run once in the current context: the
+// horizontal pass takes more than the default 48 KB of dynamic shared
+// memory. It is not set at every launch because cudaFuncSetAttribute waits
+// for the runtime's copies in flight, which would hold back the other
+// streams, and is not a call to make while a stream is being captured.
 cudaError_t PrepareBlurKernels();
-size_t BlurBandsWorkspaceBytes(int width, int height);
-cudaError_t LaunchBlurBands(const RecursiveGaussian& rg, const PairPlanes& xyb,
-                            const PreparedPlanes& prepared, void* band_workspace,
-                            void* sum_workspace, const BlurPlanes* observed, F64Path path,
-                            cudaStream_t stream);
+cudaError_t LaunchBlurHorizontal(const RecursiveGaussian& rg,
+                                 const PairPlanes& xyb, const BlurPlanes& blurred,
+                                 cudaStream_t stream);
+cudaError_t LaunchBlurVerticalTerms(const RecursiveGaussian& rg, const PairPlanes& xyb,
+                                    const BlurPlanes& blurred, void* sum_workspace,
+                                    const BlurPlanes* observed, F64Path path,
+                                    cudaStream_t stream);
 
 // Six running sums per channel of the map terms (pixel_steps.h, MapTerms)
-// over each scale, after the banded blur has prepared the terms in
-// `prepared` and the advice in `workspace`.
+// over each scale, after the vertical pass has prepared the terms in
+// `prepared` (the scale's blurred planes) and the advice in `workspace`.
 // Exact: the bits of the CPU's raster-order loop, by the ordered sum, in two
 // steps. LaunchMapSumChunks enqueues a scale's passes over its chunks (the
 // plan, increments and runs: kernels of many blocks). LaunchMapSumWalks then
@@ -99,15 +93,15 @@ cudaError_t LaunchBlurBands(const RecursiveGaussian& rg, const PairPlanes& xyb,
 // than one after another; scale s's sums go to scales[s].sums[c * 6 + k].
 // `workspace` holds MapSumsWorkspaceBytes(w, h) bytes and is used by one
 // scale in flight at a time; the prepared planes and the workspace must stay
-// until the walks are done. `path` must be the banded blur's.
+// until the walks are done. `path` must be the vertical pass's.
 constexpr int kMaxMapSumScales = 6;
 struct MapSumsOfScale {
-  PreparedPlanes prepared;
+  BlurPlanes prepared;
   void* workspace;
   double* sums;
 };
 size_t MapSumsWorkspaceBytes(int width, int height);
-cudaError_t LaunchMapSumChunks(const PreparedPlanes& prepared, void* workspace, F64Path path,
+cudaError_t LaunchMapSumChunks(const BlurPlanes& prepared, void* workspace, F64Path path,
                                cudaStream_t stream);
 cudaError_t LaunchMapSumWalks(const MapSumsOfScale* scales, int count, F64Path path,
                               cudaStream_t stream);

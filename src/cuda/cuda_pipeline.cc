@@ -15,42 +15,35 @@ namespace {
 
 using cuda::BlurPlanes;
 using cuda::PairPlanes;
-using cuda::PreparedPlanes;
 
 // Width and height of scale s's linear planes block (linear_odd: s = 1,
 // linear_even: s = 2): one float where the pyramid has no such scale.
 int LinearWidth(const Pyramid& pyr, int s) { return s < pyr.num_scales ? pyr.w[s] : 1; }
 int LinearHeight(const Pyramid& pyr, int s) { return s < pyr.num_scales ? pyr.h[s] : 1; }
 
-// The prepared planes of a scale: the ratio, edge_lo and edge_hi planes of
-// the three channels.
-constexpr int kPreparedPlanes = 9;
-
 // Byte sizes and places of a slot's buffers for one frame size (PairSlot):
-// in `planes`, scale 0's XYB and prepared planes from 0, the later scales
-// and linear_even from `later_at` (0: over scale 0's XYB planes),
-// linear_odd from `odd_at`; in `sums`, the sums, then per scale the sums'
-// workspace and the banded blur's.
+// in `planes`, scale 0's XYB and blurred planes from 0, the later scales
+// and linear_even from `later_at` (0: over scale 0's XYB and mu planes),
+// linear_odd from `odd_at`.
 struct SlotLayout {
-  size_t xyb[kNumScales] = {}, prepared[kNumScales] = {}, odd, even;
+  size_t xyb[kNumScales] = {}, blur[kNumScales] = {}, odd, even;
   size_t later_at, odd_at, planes;
-  size_t workspace[kNumScales] = {}, bands[kNumScales] = {}, sums;
+  size_t workspace[kNumScales] = {}, sums;
   SlotLayout(int width, int height) {
     const Pyramid pyr(width, height);
     sums = CudaAlignUp(kNumScales * kSumsPerScale * sizeof(double));
     for (int s = 0; s < pyr.num_scales; ++s) {
       xyb[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 6);
-      prepared[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], kPreparedPlanes);
+      blur[s] = PlaneBlock::Bytes(pyr.w[s], pyr.h[s], 3 * cuda::kNumBlurKinds);
       workspace[s] = CudaAlignUp(cuda::MapSumsWorkspaceBytes(pyr.w[s], pyr.h[s]));
-      bands[s] = CudaAlignUp(cuda::BlurBandsWorkspaceBytes(pyr.w[s], pyr.h[s]));
-      sums += workspace[s] + bands[s];
+      sums += workspace[s];
     }
     odd = PlaneBlock::Bytes(LinearWidth(pyr, 1), LinearHeight(pyr, 1), 6);
     even = PlaneBlock::Bytes(LinearWidth(pyr, 2), LinearHeight(pyr, 2), 6);
     size_t later = even;
-    for (int s = 1; s < pyr.num_scales; ++s) later += xyb[s] + prepared[s];
-    const size_t scale0 = xyb[0] + prepared[0];
-    const size_t reusable = xyb[0];
+    for (int s = 1; s < pyr.num_scales; ++s) later += xyb[s] + blur[s];
+    const size_t scale0 = xyb[0] + blur[0];
+    const size_t reusable = xyb[0] + PlaneBlock::Bytes(pyr.w[0], pyr.h[0], 6);  // + mu1, mu2
     later_at = later <= reusable ? 0 : scale0;
     odd_at = std::max(scale0, later_at + later);
     planes = odd_at + odd;
@@ -70,18 +63,20 @@ PairPlanes XybOf(const PairSlot& slot, const Pyramid& pyr, int s) {
   return slot.xyb[s].Pair(0, pyr.w[s], pyr.h[s]);
 }
 
-PreparedPlanes PreparedOf(const PairSlot& slot, const Pyramid& pyr, int s) {
-  const PlaneBlock& block = slot.prepared[s];
-  PreparedPlanes p;
-  for (int c = 0; c < 3; ++c) {
-    p.ratio[c] = block.View(c, pyr.w[s], pyr.h[s]);
-    p.edge_lo[c] = block.View(3 + c, pyr.w[s], pyr.h[s]);
-    p.edge_hi[c] = block.View(6 + c, pyr.w[s], pyr.h[s]);
+// Kind by kind: the mu planes of the three channels first (PairSlot).
+BlurPlanes BlurredOf(const PlaneBlock& block, int w, int h) {
+  BlurPlanes b;
+  for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
+    for (int c = 0; c < 3; ++c) b.p[c][k] = block.View(k * 3 + c, w, h);
   }
-  return p;
+  return b;
 }
 
-// Debug only: planes of scale s's size where the banded blur also stores
+BlurPlanes BlurredOf(const PairSlot& slot, const Pyramid& pyr, int s) {
+  return BlurredOf(slot.blur[s], pyr.w[s], pyr.h[s]);
+}
+
+// Debug only: planes of scale s's size where the vertical pass also stores
 // the blurred planes (it does not store them otherwise), in a block sized
 // for scale 0 and reused by every scale (the observer's downloads wait).
 Status DebugBlurredOf(PairSlot& slot, const Pyramid& pyr, int s, BlurPlanes* out) {
@@ -91,9 +86,7 @@ Status DebugBlurredOf(PairSlot& slot, const Pyramid& pyr, int s, BlurPlanes* out
   }
   PlaneBlock block;
   block.Carve(slot.debug_blur.get(), pyr.w[s], pyr.h[s]);
-  for (int k = 0; k < cuda::kNumBlurKinds; ++k) {
-    for (int c = 0; c < 3; ++c) out->p[c][k] = block.View(k * 3 + c, pyr.w[s], pyr.h[s]);
-  }
+  *out = BlurredOf(block, pyr.w[s], pyr.h[s]);
   return Status::Ok();
 }
 
@@ -157,7 +150,7 @@ Status EnqueueScaleStart(PairSlot& slot, const Pyramid& pyr, int s, PlaneObserve
 Status EnqueueSums(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode, cudaStream_t st) {
   void* workspace = slot.d_sum_workspace[s];
   if (mode == CudaSumMode::kExact) {
-    S2C_CUDA_TRY(cuda::LaunchMapSumChunks(PreparedOf(slot, pyr, s), workspace, slot.f64_path, st));
+    S2C_CUDA_TRY(cuda::LaunchMapSumChunks(BlurredOf(slot, pyr, s), workspace, slot.f64_path, st));
   } else {
     S2C_CUDA_TRY(cuda::LaunchMapSumsTree(pyr.w[s], pyr.h[s], workspace, slot.d_sums + s * kSumsPerScale, st));
   }
@@ -172,7 +165,7 @@ Status EnqueueWalks(PairSlot& slot, const Pyramid& pyr, CudaSumMode mode, cudaSt
   if (mode == CudaSumMode::kExact) {
     cuda::MapSumsOfScale scales[kNumScales];
     for (int s = 0; s < pyr.num_scales; ++s) {
-      scales[s] = {PreparedOf(slot, pyr, s), slot.d_sum_workspace[s], slot.d_sums + s * kSumsPerScale};
+      scales[s] = {BlurredOf(slot, pyr, s), slot.d_sum_workspace[s], slot.d_sums + s * kSumsPerScale};
     }
     S2C_CUDA_TRY(cuda::LaunchMapSumWalks(scales, pyr.num_scales, slot.f64_path, st));
   }
@@ -186,23 +179,26 @@ Status EnqueueScale(PairSlot& slot, const Pyramid& pyr, int s, CudaSumMode mode,
   const RecursiveGaussian& rg = Sigma15Gaussian();
   const int base = 2 + kStageEventsPerScale * s;
   const PairPlanes xyb = XybOf(slot, pyr, s);
+  const BlurPlanes blurred = BlurredOf(slot, pyr, s);
   BlurPlanes observed;
   if (observer) S2C_RETURN_IF_ERROR(DebugBlurredOf(slot, pyr, s, &observed));
-  const cuda::F64Path path = mode == CudaSumMode::kExact ? slot.f64_path : cuda::F64Path::kNative;
-  S2C_CUDA_TRY(cuda::LaunchBlurBands(rg, xyb, PreparedOf(slot, pyr, s), slot.d_band_workspace[s],
-                                     slot.d_sum_workspace[s], observer ? &observed : nullptr,
-                                     path, st));
-  if (s == 0) S2C_CUDA_TRY(cudaEventRecord(slot.scale0_read, st));
+  S2C_CUDA_TRY(cuda::LaunchBlurHorizontal(rg, xyb, blurred, st));
   S2C_CUDA_TRY(Mark(slot, base + 1));
+  const cuda::F64Path path = mode == CudaSumMode::kExact ? slot.f64_path : cuda::F64Path::kNative;
+  S2C_CUDA_TRY(cuda::LaunchBlurVerticalTerms(rg, xyb, blurred, slot.d_sum_workspace[s],
+                                             observer ? &observed : nullptr, path, st));
+  if (s == 0) S2C_CUDA_TRY(cudaEventRecord(slot.scale0_read, st));
+  S2C_CUDA_TRY(Mark(slot, base + 2));
   if (observer) S2C_RETURN_IF_ERROR(ObserveBlurred(observer, st, s, observed));
   S2C_RETURN_IF_ERROR(EnqueueSums(slot, pyr, s, mode, st));
-  S2C_CUDA_TRY(Mark(slot, base + 2));
+  S2C_CUDA_TRY(Mark(slot, base + 3));
   return Status::Ok();
 }
 
 // The stages after the front end. The scale starts run in order on the
 // slot's stream (each writes the next scale's linear planes), scale 1's
-// once scale 0's blurs are done (it writes over planes they read). With `overlap` (graph recording), each scale's blurs and sums'
+// once scale 0's vertical pass is done (it writes over planes that pass
+// reads). With `overlap` (graph recording), each scale's blurs and sums'
 // chunk passes are forked to the scale's own stream after its start and
 // joined back before the walks; otherwise all runs on the slot's stream in
 // the CPU's order. The walks of all scales, then the results' copy, close
@@ -302,13 +298,13 @@ Status AllocateSlot(PairSlot& slot, int width, int height) {
   S2C_RETURN_IF_ERROR(slot.planes.Resize(l.planes));
   uint8_t* const base = slot.planes.get();
   slot.xyb[0].Carve(base, pyr.w[0], pyr.h[0]);
-  slot.prepared[0].Carve(base + l.xyb[0], pyr.w[0], pyr.h[0]);
+  slot.blur[0].Carve(base + l.xyb[0], pyr.w[0], pyr.h[0]);
   uint8_t* at = base + l.later_at;
   for (int s = 1; s < pyr.num_scales; ++s) {
     slot.xyb[s].Carve(at, pyr.w[s], pyr.h[s]);
     at += l.xyb[s];
-    slot.prepared[s].Carve(at, pyr.w[s], pyr.h[s]);
-    at += l.prepared[s];
+    slot.blur[s].Carve(at, pyr.w[s], pyr.h[s]);
+    at += l.blur[s];
   }
   slot.linear_even.Carve(at, LinearWidth(pyr, 2), LinearHeight(pyr, 2));
   slot.linear_odd.Carve(base + l.odd_at, LinearWidth(pyr, 1), LinearHeight(pyr, 1));
@@ -319,8 +315,6 @@ Status AllocateSlot(PairSlot& slot, int width, int height) {
   for (int s = 0; s < pyr.num_scales; ++s) {
     slot.d_sum_workspace[s] = at;
     at += l.workspace[s];
-    slot.d_band_workspace[s] = at;
-    at += l.bands[s];
   }
   return Status::Ok();
 }
@@ -389,9 +383,10 @@ CudaStageTimes SlotStageTimes(const PairSlot& slot, const Pyramid& pyr) {
   for (int s = 0; s < pyr.num_scales; ++s) {
     const int base = 2 + kStageEventsPerScale * s;
     t.scale_start += ms(prev, base);
-    t.blurs += ms(base, base + 1);
-    t.sums += ms(base + 1, base + 2);
-    prev = base + 2;
+    t.blur_horizontal += ms(base, base + 1);
+    t.blur_vertical += ms(base + 1, base + 2);
+    t.sums += ms(base + 2, base + 3);
+    prev = base + 3;
   }
   t.sums += ms(prev, kWalksStageEvent);
   return t;

@@ -38,22 +38,23 @@ struct Pyramid {
 };
 
 // Stage events (time_stages): [0] before the upload, [1] after it, then per
-// scale after the scale start, the blurs (with the terms and the sums'
-// advice) and the sums' passes over the chunks; the last after the walks of
-// all scales (counted with the sums).
-constexpr int kStageEventsPerScale = 3;
+// scale after the scale start, the horizontal blur, the vertical blur (with
+// the terms and the sums' advice) and the sums' passes over the chunks;
+// the last after the walks of all scales (counted with the sums).
+constexpr int kStageEventsPerScale = 4;
 constexpr int kWalksStageEvent = 2 + kStageEventsPerScale * kNumScales;
 constexpr int kNumStageEvents = kWalksStageEvent + 1;
 
 // Everything one pair in flight owns.
 //
-// One block holds scale 0's XYB planes, which nothing reads once scale 0's
-// blurs are done, and then its prepared planes (the blurred planes are
-// never stored: blur_bands.cu). Scales 1 and on (their XYB and prepared
-// planes, and the linear planes of the even scales) are carved from the
-// XYB planes' region and start once scale 0's blurs are done: their blurs
-// and sums run beside scale 0's sums. Each scale has its own ordered-sum
-// workspace and banded-blur workspace. The linear planes of the odd scales
+// One block holds scale 0's XYB planes and blurred planes, the blurred ones
+// kind by kind (mu1 of the three channels, mu2, sigma11, sigma22, sigma12),
+// so that the XYB planes and the mu planes, which nothing reads once scale
+// 0's vertical pass is done, are one region at the block's start. Scales
+// 1 and on (their XYB and blurred planes, and the linear planes of the
+// even scales) are carved from that region and start once the vertical
+// pass is done: their blurs and sums run beside scale 0's sums. Each scale
+// has its own ordered-sum workspace. The linear planes of the odd scales
 // (linear_odd, sized for scale 1) are written by the front end and have a
 // block of their own. Frames too small for the region's reuse (the rows'
 // padding outweighs the halving) give the later scales a block of their
@@ -69,14 +70,13 @@ struct PairSlot {
   cudaEvent_t done = nullptr;
   cudaEvent_t started[kNumScales] = {};   // scale s's XYB planes written
   cudaEvent_t finished[kNumScales] = {};  // scale s's chunk passes done
-  cudaEvent_t scale0_read = nullptr;      // scale 0's blurs done
+  cudaEvent_t scale0_read = nullptr;      // scale 0's vertical pass done
   cudaEvent_t stage[kNumStageEvents] = {};
   DeviceBuffer planes;
-  PlaneBlock xyb[kNumScales], prepared[kNumScales], linear_odd, linear_even;
-  DeviceBuffer sums;  // per-scale sums, ordered-sum and banded-blur workspaces
+  PlaneBlock xyb[kNumScales], blur[kNumScales], linear_odd, linear_even;
+  DeviceBuffer sums;  // per-scale sums, ordered-sum workspaces
   double* d_sums = nullptr;
   void* d_sum_workspace[kNumScales] = {};
-  void* d_band_workspace[kNumScales] = {};
   PinnedBuffer host_sums;
   DeviceBuffer raw[2];  // device copies of host frames
   PinnedBuffer staging[2];

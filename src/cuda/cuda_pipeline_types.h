@@ -17,8 +17,9 @@ enum class CudaSumMode { kExact, kTree };
 struct CudaStageTimes {
   float upload = 0.0f;       // host-to-device copies of the frames
   float scale_start = 0.0f;  // front end / downsample / positive XYB
-  float blurs = 0.0f;        // with the terms and the sums' advice
-  float sums = 0.0f;         // the sums' other passes
+  float blur_horizontal = 0.0f;
+  float blur_vertical = 0.0f;  // with the terms and the sums' advice
+  float sums = 0.0f;           // the sums' other passes
 };
 
 }  // namespace s2c

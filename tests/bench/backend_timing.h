@@ -23,7 +23,7 @@ inline double Median(std::vector<double> v) {
 
 struct Timing {
   double per_pair_ms = 0.0;  // median
-  double stages_ms[4] = {};  // medians: upload, scale start, blurs, sums
+  double stages_ms[5] = {};  // medians: upload, scale start, blur h, blur v, sums
   double score = 0.0;
   s2c::Result last;  // the last pair's result
   int pairs = 0;

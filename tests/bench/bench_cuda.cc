@@ -59,7 +59,7 @@ Timing Sequential(s2c::CudaBackend& b, const s2c::FrameView& ref,
                   const s2c::FrameView& dist, MemoryKind mem, int pairs,
                   double seconds) {
   Timing t;
-  std::vector<double> total, stage[4];
+  std::vector<double> total, stage[5];
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < pairs + 3; ++i) {
     if (!Check(b.Submit(ref, dist, mem, i), "submit")) return t;
@@ -70,9 +70,10 @@ Timing Sequential(s2c::CudaBackend& b, const s2c::FrameView& ref,
     t.score = r.score;
     if (i < 3) continue;  // warm-up
     const s2c::CudaStageTimes st = b.LastStageTimes();
-    const double s[4] = {st.upload, st.scale_start, st.blurs, st.sums};
+    const double s[5] = {st.upload, st.scale_start, st.blur_horizontal,
+                         st.blur_vertical, st.sums};
     double sum = 0.0;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 5; ++k) {
       stage[k].push_back(s[k]);
       sum += s[k];
     }
@@ -82,7 +83,7 @@ Timing Sequential(s2c::CudaBackend& b, const s2c::FrameView& ref,
     if (elapsed > seconds && total.size() >= 3) break;
   }
   t.per_pair_ms = Median(total);
-  for (int k = 0; k < 4; ++k) t.stages_ms[k] = Median(stage[k]);
+  for (int k = 0; k < 5; ++k) t.stages_ms[k] = Median(stage[k]);
   t.pairs = static_cast<int>(total.size());
   return t;
 }
@@ -180,9 +181,9 @@ int main(int argc, char** argv) {
   std::printf("GPU: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   const PixelFormat formats[] = {PixelFormat::kI420, PixelFormat::kI420_10LE};
   const s2c::CudaSumMode modes[] = {s2c::CudaSumMode::kExact, s2c::CudaSumMode::kTree};
-  std::printf("%-9s %-10s %-5s %-6s %-15s %10s %8s | %7s %7s %7s %7s | %s\n", "size",
+  std::printf("%-9s %-10s %-5s %-6s %-15s %10s %8s | %7s %7s %7s %7s %7s | %s\n", "size",
               "format", "sums", "input", "mode", "ms/pair", "pairs", "upload", "start",
-              "blurs", "sums", "score");
+              "blur_h", "blur_v", "sums", "score");
   for (const auto& sz : Sizes(argc, argv, 4)) {
     const int w = sz.first, h = sz.second;
     for (PixelFormat f : formats) {
@@ -204,10 +205,10 @@ int main(int argc, char** argv) {
             const auto b = MakeBackend(mode, max_depth, true, false, w, h);
             if (!b) return 1;
             const Timing seq = Sequential(*b, pr.view, pd.view, mem, pairs, seconds);
-            std::printf("%4dx%-4d %-10s %-5s %-6s %-15s %10.3f %8d | %7.3f %7.3f %7.3f %7.3f | %.6f\n",
+            std::printf("%4dx%-4d %-10s %-5s %-6s %-15s %10.3f %8d | %7.3f %7.3f %7.3f %7.3f %7.3f | %.6f\n",
                         w, h, s2c::PixelFormatName(f), sums, input, "1 stream", seq.per_pair_ms,
                         seq.pairs, seq.stages_ms[0], seq.stages_ms[1], seq.stages_ms[2],
-                        seq.stages_ms[3], seq.score);
+                        seq.stages_ms[3], seq.stages_ms[4], seq.score);
             cudaMemGetInfo(&free1, &total);
             if (on_device) {
               std::printf("  device memory: backend holds %.1f MiB for %d in flight "
