@@ -14,17 +14,11 @@ while sleep "$interval"; do
   [ "$now" != "$last" ] || continue
   last=$now
   signalled=
-  for comm in /proc/[0-9]*/comm; do
+  for cmdline in /proc/[0-9]*/cmdline; do
     # A process may end between the glob and the read: quietly skipped.
-    # comm, the program's name cut to 15 bytes, is read by the shell
-    # itself, so a look forks only for the processes that may be the
-    # monitor; on a busy node, forking for each of hundreds of processes
-    # delayed the signal by seconds.
-    { IFS= read -r name < "$comm"; } 2>/dev/null || continue
-    [ "$name" = ssimulacra2cmp- ] || continue
-    pid=${comm#/proc/}; pid=${pid%/comm}
-    program=$({ tr '\0' '\n' < "/proc/$pid/cmdline"; } 2>/dev/null | head -n 1) || continue
+    program=$({ tr '\0' '\n' < "$cmdline"; } 2>/dev/null | head -n 1) || continue
     [ "${program##*/}" = ssimulacra2cmp-monitor ] || continue
+    pid=${cmdline#/proc/}; pid=${pid%/cmdline}
     kill -HUP "$pid" && signalled="$signalled $pid"
   done
   printf '{"event":"config-changed","config":"%s","signalled":"%s"}\n' "$config" "${signalled# }"
