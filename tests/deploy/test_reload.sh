@@ -13,11 +13,11 @@ trap cleanup EXIT
 cp "$(command -v sleep)" "$work/ssimulacra2cmp-monitor"
 cp "$(command -v sleep)" "$work/other-program"
 echo '[channel a]' > "$work/channels.conf"
-# SIGHUP's default action restored: a suite started under nohup would
-# otherwise pass its ignored SIGHUP on to the stand-in, which then outlives
-# the signal (the real monitor installs its own handler).
+# Both with SIGHUP's default action: a suite started under nohup would
+# otherwise pass its ignored SIGHUP on to them, so that neither could show
+# a signal (the real monitor installs its own handler).
 env --default-signal=HUP "$work/ssimulacra2cmp-monitor" 60 & monitor=$!; pids+=($monitor)
-"$work/other-program" 60 & other=$!; pids+=($other)
+env --default-signal=HUP "$work/other-program" 60 & other=$!; pids+=($other)
 RELOAD_INTERVAL=0.2 sh "$reload" "$work/channels.conf" > "$work/log" & pids+=($!)
 failures=0
 expect() {  # expect WHAT ACTUAL EXPECTED
